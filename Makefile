@@ -1,0 +1,86 @@
+# fg - flame graphs in C. See README.md; "make help" lists the targets.
+
+VERSION   := 0.1.0
+SOVERSION := 0
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+CSTD    := -std=c11 -D_GNU_SOURCE
+PREFIX  ?= /usr/local
+DESTDIR ?=
+B       ?= build
+
+# zlib is optional: detected with pkg-config or a test link; ZLIB=0 turns it off.
+ZLIB ?= $(shell (pkg-config --exists zlib 2>/dev/null || \
+	printf '#include <zlib.h>\nint main(void){return zlibVersion()==0;}\n' | \
+	$(CC) -x c - -lz -o /dev/null 2>/dev/null) && echo 1 || echo 0)
+ifeq ($(ZLIB),1)
+ZLIB_CFLAGS := -DFG_HAVE_ZLIB
+ZLIB_LIBS   := -lz
+endif
+
+ALL_CFLAGS := $(CSTD) $(WARN) -Iinclude -Isrc/lib $(ZLIB_CFLAGS) -DFG_VERSION_STRING='"$(VERSION)"' $(CFLAGS)
+LIBS       := $(ZLIB_LIBS) -lpthread -lm
+
+LIB_SRC   := $(sort $(wildcard src/lib/*.c))
+LIB_OBJ   := $(LIB_SRC:src/lib/%.c=$(B)/lib/%.o) $(B)/lib/viewer_assets.o
+PIC_OBJ   := $(LIB_OBJ:$(B)/lib/%.o=$(B)/pic/%.o)
+CLI_OBJ   := $(B)/prog/cli.o
+PROGRAMS  := $(patsubst src/prog/%.c,$(B)/%,$(sort $(wildcard src/prog/fg-*.c)))
+VIEWER    := src/viewer/viewer.css src/viewer/viewer.js
+
+.PHONY: all clean check check-asan bench fuzz install uninstall help examples
+all: $(B)/libfolded.a $(B)/libfolded.so $(PROGRAMS)
+
+help:
+	@echo "make            build the library and programs into $(B)/"
+	@echo "make check      run the test suite"
+	@echo "make check-asan run the test suite under ASan+UBSan"
+	@echo "make bench      run the benchmarks (bench/)"
+	@echo "make fuzz       run the libFuzzer harnesses for a bounded time"
+	@echo "make install    install into \$$(DESTDIR)\$$(PREFIX) ($(PREFIX))"
+
+$(B)/lib $(B)/pic $(B)/prog $(B)/tools:
+	mkdir -p $@
+
+$(B)/lib/%.o: src/lib/%.c include/folded.h src/lib/*.h | $(B)/lib
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(B)/pic/%.o: src/lib/%.c include/folded.h src/lib/*.h | $(B)/pic
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=default -c $< -o $@
+$(B)/lib/viewer_assets.o: $(B)/lib/viewer_assets.c | $(B)/lib
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(B)/pic/viewer_assets.o: $(B)/lib/viewer_assets.c | $(B)/pic
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+# The viewer's JavaScript and CSS are real files, embedded at build time.
+$(B)/tools/embed: src/tools/embed.c | $(B)/tools
+	$(CC) $(CSTD) $(WARN) -O2 $< -o $@
+$(B)/lib/viewer_assets.c: $(B)/tools/embed $(VIEWER) | $(B)/lib
+	$(B)/tools/embed fg_viewer_css src/viewer/viewer.css fg_viewer_js src/viewer/viewer.js > $@.tmp && mv $@.tmp $@
+
+$(B)/libfolded.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(B)/libfolded.so.$(VERSION): $(PIC_OBJ)
+	$(CC) -shared -Wl,-soname,libfolded.so.$(SOVERSION) $(LDFLAGS) $^ -o $@ $(LIBS)
+$(B)/libfolded.so: $(B)/libfolded.so.$(VERSION)
+	ln -sf libfolded.so.$(VERSION) $@
+	ln -sf libfolded.so.$(VERSION) $(B)/libfolded.so.$(SOVERSION)
+
+$(B)/prog/%.o: src/prog/%.c include/folded.h src/prog/cli.h | $(B)/prog
+	$(CC) $(ALL_CFLAGS) -Isrc/prog -c $< -o $@
+$(B)/fg-%: $(B)/prog/fg-%.o $(CLI_OBJ) $(B)/libfolded.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(CLI_OBJ) $(B)/libfolded.a -o $@ $(LIBS)
+
+check: all
+	FG_BUILD=$(B) tests/run.sh
+
+check-asan:
+	$(MAKE) B=build-asan CC=clang CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" all
+	FG_BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
+
+bench: all
+	bench/run.sh $(B)
+
+clean:
+	rm -rf build build-asan build-nozlib build-fuzz

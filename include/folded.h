@@ -1,0 +1,398 @@
+/*
+ * folded.h - libfolded, the core of fg: folded stacks in, flame graphs out.
+ *
+ * The data flows one way:
+ *
+ *   bytes (fg_input) -> records (a profiler parser, or fg_folded_parse)
+ *     -> fg_stacks (unique stacks with summed counts; what collapsers print)
+ *     -> fg_tree   (frames merged by prefix, children sorted by name)
+ *     -> fg_svg_write (an SVG flame graph) into an fg_output.
+ *
+ * Conventions, true of every function below unless it says otherwise:
+ * - Strings are (pointer, length) pairs of arbitrary bytes; nothing needs a
+ *   terminating NUL and embedded NULs are ordinary bytes.
+ * - Functions that can fail return 0 on success and a negative FG_E* code on
+ *   failure, and fill an fg_error (if one is passed) with a message that names
+ *   the file and line. The library never prints and never exits; the programs
+ *   decide what to print and which exit status to use.
+ * - There is no global state: objects are independent, and different objects
+ *   may be used from different threads at the same time.
+ * - Nothing recurses in proportion to stack depth.
+ */
+#ifndef FOLDED_H
+#define FOLDED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FG_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ errors */
+
+enum {
+	FG_OK = 0,
+	FG_EIO = -1,      /* read or write failed (errno-based message) */
+	FG_ENOMEM = -2,   /* out of memory */
+	FG_EINVAL = -3,   /* malformed input or argument */
+	FG_ERANGE = -4,   /* a count overflowed 64 bits */
+	FG_ENOZLIB = -5,  /* gzip input, but built without zlib */
+	FG_EEMPTY = -6,   /* no valid input at all */
+};
+
+/* What went wrong, for a human: "FILE:LINE: reason" or "FILE: reason". */
+typedef struct fg_error {
+	int code;          /* an FG_E* value, 0 when no error was recorded */
+	char message[512];
+} fg_error;
+
+/* Records code and a printf-style message in err (if err is not NULL) and
+ * returns code, so that "return fg_fail(err, FG_EIO, ...)" reads naturally. */
+int fg_fail(fg_error *err, int code, const char *format, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+/*
+ * Warnings go through a callback, so that the library can keep going (a bad
+ * line is skipped, never fatal) while the program decides how to print.
+ * file may be NULL (no file involved) and line 0 (no line involved).
+ */
+typedef void fg_warn_fn(void *context, const char *file, uint64_t line,
+			const char *message);
+
+typedef struct fg_warner {
+	fg_warn_fn *warn;  /* NULL: warnings are dropped */
+	void *context;
+} fg_warner;
+
+/* ------------------------------------------------------------------ counts */
+
+/*
+ * An exact, non-negative sample count: whole + frac / 10^18.
+ * Integers are exact to 2^64 - 1; decimals are exact to 18 places (further
+ * places are rejected by the parser, so a sum never drifts as binary
+ * floating point does). Sums that exceed 2^64 - 1 are reported, never
+ * wrapped.
+ */
+typedef struct fg_count {
+	uint64_t whole;
+	uint64_t frac;     /* 0 <= frac < FG_COUNT_FRAC_ONE */
+} fg_count;
+
+#define FG_COUNT_FRAC_ONE 1000000000000000000ULL /* 10^18 */
+#define FG_COUNT_FRAC_DIGITS 18
+
+/* Parses "DIGITS" or "DIGITS.DIGITS*" (as flamegraph.pl accepts: "5", "5.",
+ * "5.25"; not ".5", "-1", "1e3"). Returns 0, FG_EINVAL (not a count, or more
+ * than 18 decimals) or FG_ERANGE (the integer part exceeds 2^64 - 1). */
+int fg_count_parse(const char *text, size_t length, fg_count *out);
+
+/* *sum += addend; returns 0, or FG_ERANGE (and leaves *sum unchanged). */
+int fg_count_add(fg_count *sum, fg_count addend);
+
+/* a - b when a >= b, else 0. */
+fg_count fg_count_sub_floor(fg_count a, fg_count b);
+
+/* <0, 0, >0 as a <, ==, > b. */
+int fg_count_compare(fg_count a, fg_count b);
+
+static inline bool fg_count_is_zero(fg_count c) { return (c.whole | c.frac) == 0; }
+static inline fg_count fg_count_of(uint64_t whole) { fg_count c = {whole, 0}; return c; }
+
+/* The nearest double (for geometry and percentages only, never for sums). */
+double fg_count_to_double(fg_count c);
+
+/* Writes the shortest exact decimal ("42", "2.5", "0.1") and a NUL into
+ * buffer, which must hold FG_COUNT_TEXT_MAX bytes; returns the length. */
+#define FG_COUNT_TEXT_MAX 48
+size_t fg_count_format(fg_count c, char *buffer);
+
+/* ------------------------------------------------------------------- input */
+
+/*
+ * A source of bytes: a file, or stdin for NULL or "-". gzip data is detected
+ * by its magic bytes (files and pipes alike) and inflated when libfolded was
+ * built with zlib (FG_HAVE_ZLIB); otherwise opening or reading reports
+ * FG_ENOZLIB. Reads are large and buffered; nothing is read ahead of need
+ * beyond one buffer, so memory does not grow with the input.
+ */
+typedef struct fg_input fg_input;
+
+fg_input *fg_input_open(const char *path, fg_error *err);
+void fg_input_close(fg_input *in);
+
+/* The name used in messages: the path, or "<stdin>". */
+const char *fg_input_name(const fg_input *in);
+
+/*
+ * Returns 1 and the next line (without its '\n'; a final line without '\n'
+ * counts too), 0 at the end, or a negative FG_E* on a read error. The line
+ * stays valid until the next call. Lines of any length are supported.
+ */
+int fg_input_read_line(fg_input *in, const char **line, size_t *length,
+		       fg_error *err);
+
+/* The number of the line last returned by fg_input_read_line (1-based). */
+uint64_t fg_input_line_number(const fg_input *in);
+
+/*
+ * Block reading, for parsers that split work across threads: returns 1 and a
+ * block of whole lines (it ends just after a '\n', or at the end of input),
+ * of roughly at least `want` bytes unless the input ends; 0 at the end; or a
+ * negative FG_E*. The block stays valid until the next call. Line numbers
+ * are not tracked in block mode: the caller counts '\n' if it needs them.
+ * Do not mix with fg_input_read_line on one input.
+ */
+int fg_input_read_block(fg_input *in, size_t want, const char **block,
+			size_t *length, fg_error *err);
+
+/* Whether this build can read gzip input. */
+bool fg_have_zlib(void);
+
+/* ------------------------------------------------------------------ output */
+
+/*
+ * A destination: stdout for NULL or "-", or a file written atomically: the
+ * bytes go to a temporary file in the same directory, which fg_output_commit
+ * renames over PATH, so readers (a web server) see the old file or the whole
+ * new one, never a part. fg_output_abort (or a failed commit) removes the
+ * temporary file and leaves PATH as it was. Writes are buffered; every error
+ * (a full disk, a closed pipe) is remembered and reported by commit.
+ */
+typedef struct fg_output fg_output;
+
+fg_output *fg_output_open(const char *path, fg_error *err);
+int fg_output_write(fg_output *out, const void *bytes, size_t length);
+int fg_output_puts(fg_output *out, const char *text);
+int fg_output_printf(fg_output *out, const char *format, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* Flushes, syncs and renames; frees out in every case. */
+int fg_output_commit(fg_output *out, fg_error *err);
+/* Discards everything written; frees out. */
+void fg_output_abort(fg_output *out);
+
+/* ------------------------------------------------------------ folded lines */
+
+/*
+ * One line of folded input: "frame;frame;...;frame COUNT", or with a second
+ * count "STACK BEFORE AFTER" (a differential line). The count is the last
+ * whitespace-separated token, and exactly one whitespace character before it
+ * is consumed (as flamegraph.pl does: "a;b  5" has the leaf "b "). A
+ * trailing '\r' (CRLF input) is ignored.
+ */
+typedef struct fg_folded_line {
+	const char *stack;    /* points into the parsed line */
+	size_t stack_length;
+	fg_count count;       /* the only count, or AFTER on differential lines */
+	fg_count before;      /* BEFORE on differential lines, else zero */
+	bool differential;
+} fg_folded_line;
+
+/* Returns 0, FG_EINVAL (no valid count: the line is to be skipped), or
+ * FG_ERANGE (a count beyond 2^64 - 1). Blank lines return FG_EINVAL too;
+ * callers that want to skip them silently test fg_is_blank first. */
+int fg_folded_parse(const char *line, size_t length, fg_folded_line *out);
+
+/* True for an empty line or one of only whitespace (incl. '\r'). */
+bool fg_is_blank(const char *line, size_t length);
+
+/* -------------------------------------------------------------- stack table */
+
+/*
+ * The unique stacks of a profile with their summed counts: what the
+ * collapsers print. Memory grows with the unique stacks, not with the
+ * samples. Each stack may carry two counts (before, after) for fg-diff.
+ */
+typedef struct fg_stacks fg_stacks;
+
+typedef struct fg_stack_entry {
+	const char *stack;
+	size_t stack_length;
+	fg_count count[2];    /* [0] the count (or BEFORE), [1] AFTER for diffs */
+} fg_stack_entry;
+
+fg_stacks *fg_stacks_new(void);
+void fg_stacks_free(fg_stacks *stacks);
+
+/* Adds count to column (0 or 1) of stack, creating the entry. Returns 0,
+ * FG_ENOMEM or FG_ERANGE (the sum would overflow; nothing is changed). */
+int fg_stacks_add(fg_stacks *stacks, const char *stack, size_t length,
+		  int column, fg_count count);
+
+/* Adds every entry of `from` into `into` (column by column). */
+int fg_stacks_merge(fg_stacks *into, const fg_stacks *from);
+
+size_t fg_stacks_size(const fg_stacks *stacks);
+
+/* Sum of one column over all stacks (FG_ERANGE on overflow). */
+int fg_stacks_total(const fg_stacks *stacks, int column, fg_count *total);
+
+/*
+ * Returns an array of pointers to the entries, sorted bytewise by stack
+ * (like LC_ALL=C sort), or NULL when out of memory. The caller frees the
+ * array (not the entries). Valid until the table changes.
+ */
+const fg_stack_entry **fg_stacks_sorted(const fg_stacks *stacks);
+
+/* Writes "STACK COUNT\n" (columns == 1) or "STACK BEFORE AFTER\n"
+ * (columns == 2) for every entry, sorted bytewise. */
+int fg_stacks_write(const fg_stacks *stacks, int columns, fg_output *out);
+
+/* ------------------------------------------------------------ stack builder */
+
+/*
+ * Assembles one stack from frames that arrive one at a time, leaf first (as
+ * profilers print them), and yields it root first, joined by ';'. Reused
+ * from sample to sample without allocating once it has grown.
+ */
+typedef struct fg_stack_builder {
+	char *bytes;          /* frames, in arrival order */
+	size_t length, capacity;
+	size_t *ends;         /* end offset of each frame in bytes */
+	size_t frames, frames_capacity;
+	char *joined;         /* the last result of fg_stack_builder_join */
+	size_t joined_capacity;
+} fg_stack_builder;
+
+void fg_stack_builder_init(fg_stack_builder *b);
+void fg_stack_builder_free(fg_stack_builder *b);
+static inline void fg_stack_builder_clear(fg_stack_builder *b) { b->length = 0; b->frames = 0; }
+/* Appends one frame (the next one towards the root). */
+int fg_stack_builder_push(fg_stack_builder *b, const char *frame, size_t length);
+/* Extends the frame pushed last (to build a frame from pieces). */
+int fg_stack_builder_append(fg_stack_builder *b, const char *bytes, size_t length);
+/* The stack root first: frames in reverse arrival order joined by ';'. If
+ * root is not NULL it comes first of all (the process name, say). */
+int fg_stack_builder_join(fg_stack_builder *b, const char *root, size_t root_length,
+			  const char **stack, size_t *length);
+
+/* --------------------------------------------------------------- the tree */
+
+/*
+ * The frame tree: stacks merged by common prefix. Node 0 is the root ("all").
+ * Children are ordered by comparing names bytewise (so "foo" < "foo.cold"),
+ * or kept in input order for flame charts, where only consecutive stacks
+ * share frames. Memory grows with the number of distinct frames (nodes).
+ */
+typedef struct fg_tree fg_tree;
+
+typedef uint32_t fg_node_id;
+#define FG_NODE_NONE UINT32_MAX
+
+enum fg_tree_flags {
+	FG_TREE_FLAMECHART = 1 << 0, /* keep input order; merge only with the previous stack */
+};
+
+fg_tree *fg_tree_new(unsigned flags);
+void fg_tree_free(fg_tree *tree);
+
+/*
+ * Adds a stack ("a;b;c", root first; trailing empty frames are dropped as
+ * flamegraph.pl does, empty interior frames stay) with its count. For
+ * differential input pass before != NULL: the node totals of both sides are
+ * kept. Returns 0, FG_ENOMEM, or FG_ERANGE (nothing is added).
+ */
+int fg_tree_add(fg_tree *tree, const char *stack, size_t length,
+		fg_count count, const fg_count *before);
+
+/* Orders children (unless FLAMECHART). Call once, after the last add. */
+void fg_tree_finish(fg_tree *tree);
+
+/* Read access, valid after fg_tree_finish. */
+size_t fg_tree_size(const fg_tree *tree);
+bool fg_tree_is_differential(const fg_tree *tree);
+fg_node_id fg_tree_first_child(const fg_tree *tree, fg_node_id node);
+fg_node_id fg_tree_next_sibling(const fg_tree *tree, fg_node_id node);
+fg_node_id fg_tree_parent(const fg_tree *tree, fg_node_id node);
+const char *fg_tree_name(const fg_tree *tree, fg_node_id node, size_t *length);
+/* Inclusive count (the node and everything above it). */
+fg_count fg_tree_total(const fg_tree *tree, fg_node_id node);
+/* Inclusive BEFORE count of a differential tree (zero otherwise). */
+fg_count fg_tree_total_before(const fg_tree *tree, fg_node_id node);
+
+/* ---------------------------------------------------------------- a graph */
+
+/*
+ * Options of fg-render, named and defaulted as flamegraph.pl's.
+ * fg_graph_options_init fills in the defaults.
+ */
+typedef struct fg_graph_options {
+	const char *title;        /* NULL: "Flame Graph" / "Icicle Graph" / "Flame Chart" */
+	const char *subtitle;     /* NULL: none */
+	int width;                /* 1200 */
+	int frame_height;         /* 16 */
+	double min_width;         /* 0.1 */
+	bool min_width_percent;   /* min_width is a % of the total */
+	const char *font_type;    /* "Verdana" */
+	double font_size;         /* 12 */
+	double font_width;        /* 0.59 */
+	const char *count_name;   /* "samples" */
+	const char *name_type;    /* "Function:" */
+	const char *colors;       /* "hot" */
+	const char *bg_colors;    /* NULL: from the palette */
+	bool hash;                /* --hash */
+	bool random;              /* --random */
+	bool consistent_palette;  /* --cp: palette.map in palette_map_path */
+	const char *palette_map_path; /* "palette.map" */
+	bool reverse;             /* reverse each stack before merging */
+	bool inverted;            /* icicle graph */
+	bool flamechart;          /* input order, no sorting */
+	bool negate;              /* swap the differential hues */
+	const char *notes;        /* XML comment */
+	fg_count total;           /* --total; zero: the sum */
+	double factor;            /* 1: scales displayed counts */
+	const char *name_attr_path; /* --nameattr FILE */
+	const char *encoding;     /* --encoding */
+} fg_graph_options;
+
+void fg_graph_options_init(fg_graph_options *options);
+
+/*
+ * A flame graph being built: folded lines go in (fg_graph_add_line or
+ * fg_graph_read), an SVG comes out (fg_graph_write_svg). Invalid lines are
+ * skipped and counted, never fatal.
+ */
+typedef struct fg_graph fg_graph;
+
+fg_graph *fg_graph_new(const fg_graph_options *options);
+void fg_graph_free(fg_graph *graph);
+
+/* Parses and adds one folded line. Blank lines are ignored; an invalid line
+ * is counted (fg_graph_invalid_lines) and reported through warner, with file
+ * and line, for the first few. Returns 0, or FG_ENOMEM / FG_ERANGE (fatal). */
+int fg_graph_add_line(fg_graph *graph, const char *line, size_t length,
+		      const char *file, uint64_t line_number,
+		      const fg_warner *warner, fg_error *err);
+
+/* Adds every line of in. */
+int fg_graph_read(fg_graph *graph, fg_input *in, const fg_warner *warner,
+		  fg_error *err);
+
+uint64_t fg_graph_invalid_lines(const fg_graph *graph);
+
+/* The sum of all counts so far. */
+fg_count fg_graph_total(const fg_graph *graph);
+
+/*
+ * Writes the SVG. Warnings of flamegraph.pl ("Stack count is low", ignored
+ * lines, --total ignored) go to warner. With no samples at all it writes the
+ * small "no valid input" SVG and returns FG_EEMPTY. May be called once.
+ */
+int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
+		       fg_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOLDED_H */

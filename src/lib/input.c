@@ -1,0 +1,311 @@
+/*
+ * input.c - reading files or stdin in large blocks, as lines or as blocks
+ * of whole lines, with gzip inflated on the fly when built with zlib.
+ *
+ * One buffer per input holds the unread bytes; a line is returned as a
+ * pointer into it, so nothing is copied per line. The buffer grows only
+ * when a single line (or a requested block) is larger than it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#ifdef FG_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "internal.h"
+
+#define INPUT_BUFFER (1u << 20)
+
+struct fg_input {
+	int fd;
+	char *name;
+	char *buffer;
+	size_t capacity;
+	size_t start, end;   /* unread bytes are buffer[start, end) */
+	size_t scanned;      /* buffer[start, scanned) is known to hold no '\n' */
+	bool eof;            /* no more bytes will come from fd/inflate */
+	bool sniffed;        /* gzip magic checked */
+	uint64_t line;
+#ifdef FG_HAVE_ZLIB
+	bool gzip;
+	z_stream z;
+	unsigned char *raw;  /* compressed bytes not yet inflated */
+	bool raw_eof;
+	bool inside_member;  /* inflate has started a member it has not ended */
+#endif
+};
+
+bool fg_have_zlib(void)
+{
+#ifdef FG_HAVE_ZLIB
+	return true;
+#else
+	return false;
+#endif
+}
+
+fg_input *fg_input_open(const char *path, fg_error *err)
+{
+	bool is_stdin = path == NULL || strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : path;
+	fg_input *in = calloc(1, sizeof(*in));
+	if (in == NULL) {
+		fg_fail(err, FG_ENOMEM, "%s: out of memory", name);
+		return NULL;
+	}
+	in->name = strdup(name);
+	in->capacity = INPUT_BUFFER;
+	in->buffer = malloc(in->capacity);
+	if (in->name == NULL || in->buffer == NULL) {
+		fg_fail(err, FG_ENOMEM, "%s: out of memory", name);
+		fg_input_close(in);
+		return NULL;
+	}
+	if (is_stdin) {
+		in->fd = STDIN_FILENO;
+	} else {
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->fd < 0) {
+			fg_fail(err, FG_EIO, "%s: %s", name, strerror(errno));
+			in->fd = -1;
+			fg_input_close(in);
+			return NULL;
+		}
+#ifdef POSIX_FADV_SEQUENTIAL
+		posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	}
+	return in;
+}
+
+void fg_input_close(fg_input *in)
+{
+	if (in == NULL)
+		return;
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+#ifdef FG_HAVE_ZLIB
+	if (in->gzip)
+		inflateEnd(&in->z);
+	free(in->raw);
+#endif
+	free(in->buffer);
+	free(in->name);
+	free(in);
+}
+
+const char *fg_input_name(const fg_input *in) { return in->name; }
+uint64_t fg_input_line_number(const fg_input *in) { return in->line; }
+
+/* read(2) that retries on EINTR; returns bytes read, 0 at the end, -1. */
+static ssize_t read_some(int fd, void *into, size_t length)
+{
+	for (;;) {
+		ssize_t n = read(fd, into, length);
+		if (n >= 0 || errno != EINTR)
+			return n;
+	}
+}
+
+#ifdef FG_HAVE_ZLIB
+#define RAW_BUFFER (1u << 18)
+
+static int start_gzip(fg_input *in, fg_error *err)
+{
+	in->raw = malloc(RAW_BUFFER);
+	if (in->raw == NULL)
+		return fg_fail(err, FG_ENOMEM, "%s: out of memory", in->name);
+	memset(&in->z, 0, sizeof(in->z));
+	if (inflateInit2(&in->z, 15 + 32) != Z_OK)
+		return fg_fail(err, FG_ENOMEM, "%s: cannot start inflating", in->name);
+	in->gzip = true;
+	return 0;
+}
+
+/* Inflates into `into`; returns bytes produced (0 only at the end) or <0. */
+static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
+			    fg_error *err)
+{
+	in->z.next_out = into;
+	in->z.avail_out = (uInt)(length > (1u << 30) ? (1u << 30) : length);
+	uInt wanted = in->z.avail_out;
+	while (in->z.avail_out == wanted) {
+		if (in->z.avail_in == 0 && !in->raw_eof) {
+			ssize_t n = read_some(in->fd, in->raw, RAW_BUFFER);
+			if (n < 0)
+				return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
+			if (n == 0)
+				in->raw_eof = true;
+			in->z.next_in = in->raw;
+			in->z.avail_in = (uInt)n;
+		}
+		if (in->z.avail_in == 0 && in->raw_eof)
+			break;
+		int rc = inflate(&in->z, Z_NO_FLUSH);
+		in->inside_member = rc != Z_STREAM_END;
+		if (rc == Z_STREAM_END) {
+			/* Concatenated gzip members are one stream, as for gzip -d. */
+			if (inflateReset(&in->z) != Z_OK)
+				return fg_fail(err, FG_EINVAL, "%s: corrupt gzip data", in->name);
+		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			return fg_fail(err, FG_EINVAL, "%s: corrupt gzip data (%s)", in->name,
+				       in->z.msg ? in->z.msg : "inflate failed");
+		} else if (rc == Z_BUF_ERROR && in->z.avail_in == 0 && in->raw_eof) {
+			break;
+		}
+	}
+	size_t produced = wanted - in->z.avail_out;
+	if (produced == 0 && in->inside_member)
+		return fg_fail(err, FG_EINVAL, "%s: truncated gzip data", in->name);
+	return (ssize_t)produced;
+}
+#endif
+
+/* Reads more bytes to buffer[end, capacity). Returns 0 or <0. */
+static int fill(fg_input *in, fg_error *err)
+{
+	unsigned char *into = (unsigned char *)in->buffer + in->end;
+	size_t room = in->capacity - in->end;
+	ssize_t n;
+	if (!in->sniffed) {
+		in->sniffed = true;
+		n = read_some(in->fd, into, room);
+		if (n < 0)
+			return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
+		if (n >= 2 && into[0] == 0x1f && into[1] == 0x8b) {
+#ifdef FG_HAVE_ZLIB
+			int rc = start_gzip(in, err);
+			if (rc != 0)
+				return rc;
+			memcpy(in->raw, into, (size_t)n);
+			in->z.next_in = in->raw;
+			in->z.avail_in = (uInt)n;
+			n = inflate_some(in, into, room, err);
+			if (n < 0)
+				return (int)n;
+#else
+			return fg_fail(err, FG_ENOZLIB,
+				       "%s: gzip input, but this fg was built without zlib "
+				       "(gunzip it first: zcat FILE | ...)", in->name);
+#endif
+		}
+	} else {
+#ifdef FG_HAVE_ZLIB
+		if (in->gzip)
+			n = inflate_some(in, into, room, err);
+		else
+#endif
+			n = read_some(in->fd, into, room);
+		if (n < 0)
+			return n == -1 ? fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno))
+				       : (int)n;
+	}
+	if (n == 0)
+		in->eof = true;
+	in->end += (size_t)n;
+	return 0;
+}
+
+/* Makes room after end: moves unread bytes to the front, or grows. */
+static int make_room(fg_input *in, size_t at_least, fg_error *err)
+{
+	if (in->start > 0) {
+		size_t unread = in->end - in->start;
+		memmove(in->buffer, in->buffer + in->start, unread);
+		in->scanned -= in->start;
+		in->start = 0;
+		in->end = unread;
+	}
+	if (in->capacity - in->end < at_least) {
+		size_t want = in->capacity;
+		while (want - in->end < at_least)
+			want *= 2;
+		char *grown = realloc(in->buffer, want);
+		if (grown == NULL)
+			return fg_fail(err, FG_ENOMEM, "%s: out of memory (a line of %zu bytes)",
+				       in->name, in->end);
+		in->buffer = grown;
+		in->capacity = want;
+	}
+	return 0;
+}
+
+int fg_input_read_line(fg_input *in, const char **line, size_t *length, fg_error *err)
+{
+	for (;;) {
+		char *from = in->buffer + in->scanned;
+		char *newline = memchr(from, '\n', in->end - in->scanned);
+		if (newline != NULL) {
+			*line = in->buffer + in->start;
+			*length = (size_t)(newline - *line);
+			in->start = in->scanned = (size_t)(newline - in->buffer) + 1;
+			in->line++;
+			return 1;
+		}
+		in->scanned = in->end;
+		if (in->eof) {
+			if (in->start == in->end)
+				return 0;
+			*line = in->buffer + in->start;
+			*length = in->end - in->start;
+			in->start = in->scanned = in->end;
+			in->line++;
+			return 1;
+		}
+		size_t room = in->capacity - in->end;
+		if (room < INPUT_BUFFER / 4 || in->start > in->capacity / 2) {
+			int rc = make_room(in, INPUT_BUFFER / 4, err);
+			if (rc != 0)
+				return rc;
+		}
+		int rc = fill(in, err);
+		if (rc != 0)
+			return rc;
+	}
+}
+
+int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *length,
+			fg_error *err)
+{
+	if (want == 0)
+		want = 1;
+	for (;;) {
+		size_t have = in->end - in->start;
+		if (have >= want || in->eof) {
+			char *first = in->buffer + in->start;
+			char *last = NULL;
+			if (!in->eof) {
+				/* End just after the last '\n'. */
+				for (char *p = in->buffer + in->end; p > first; p--)
+					if (p[-1] == '\n') {
+						last = p;
+						break;
+					}
+			} else {
+				last = in->buffer + in->end;
+			}
+			if (last != NULL && last > first) {
+				*block = first;
+				*length = (size_t)(last - first);
+				in->start = in->scanned = (size_t)(last - in->buffer);
+				return 1;
+			}
+			if (in->eof)
+				return 0;
+			want = have + INPUT_BUFFER; /* one line longer than the block */
+		}
+		if (in->capacity - in->end < want - (in->end - in->start) ||
+		    in->capacity - in->end < INPUT_BUFFER / 4) {
+			size_t need = want > have ? want - have : INPUT_BUFFER / 4;
+			int rc = make_room(in, need < INPUT_BUFFER / 4 ? INPUT_BUFFER / 4 : need, err);
+			if (rc != 0)
+				return rc;
+		}
+		int rc = fill(in, err);
+		if (rc != 0)
+			return rc;
+	}
+}

@@ -1,0 +1,48 @@
+/*
+ * internal.h - helpers shared by libfolded's modules; not part of the API.
+ */
+#ifndef FG_INTERNAL_H
+#define FG_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "folded.h"
+
+#define FG_ARRAY_LENGTH(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Grows *array (of *capacity elements of `size` bytes) to hold at least
+ * `needed` elements, doubling. Returns 0 or FG_ENOMEM (array unchanged).
+ */
+int fg_grow(void **array, size_t *capacity, size_t needed, size_t size);
+
+/* A 64-bit hash of bytes: fast on long keys (8 bytes a step), good spread. */
+uint64_t fg_hash_bytes(const void *bytes, size_t length);
+
+/* Whitespace as Perl's \s in byte mode: space, \t, \n, \v, \f, \r. */
+static inline int fg_is_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static inline int fg_is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/*
+ * An arena: many small allocations freed at once. Used for the names and
+ * stacks that tables keep; blocks are never moved, so pointers stay valid.
+ */
+typedef struct fg_arena_block fg_arena_block;
+typedef struct fg_arena {
+	fg_arena_block *head;
+	char *next, *end;
+} fg_arena;
+
+void fg_arena_init(fg_arena *arena);
+void fg_arena_free(fg_arena *arena);
+/* Copies length bytes into the arena; NULL when out of memory. */
+char *fg_arena_copy(fg_arena *arena, const void *bytes, size_t length);
+void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align);
+
+#endif

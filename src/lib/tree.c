@@ -1,0 +1,335 @@
+/*
+ * tree.c - the frame tree: stacks merged by common prefix.
+ *
+ * Every node is one frame at one position: (parent, name). A hash on
+ * (parent, name) finds a child in O(1) whatever the input order. Input
+ * sorted by stack (the collapsers' output) is the common case: a line then
+ * shares a byte prefix with the line before, and the frames inside that
+ * prefix are the previous line's nodes, found without hashing.
+ *
+ * Nodes keep only their own ("self") count while lines are added; inclusive
+ * totals are summed once, child to parent, in fg_tree_finish. Children are
+ * created after their parents, so visiting ids from high to low reaches
+ * every child before its parent: no recursion, no per-line path walk. The
+ * running grand total is checked for overflow on every add, and no node's
+ * total can exceed it, so the final sums cannot overflow.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+typedef struct node {
+	const char *name;
+	uint32_t name_length;
+	uint32_t hash;          /* of (parent, name), for the child table */
+	fg_node_id parent;
+	fg_node_id first_child;
+	fg_node_id next_sibling;
+	fg_node_id last_child;  /* while building (flame charts append) */
+	fg_count count;         /* self while building, inclusive after finish */
+} node;
+
+struct fg_tree {
+	unsigned flags;
+	fg_arena names;
+	node *nodes;
+	size_t size, capacity;
+	fg_count *before;        /* differential: BEFORE per node, like count */
+	size_t before_capacity;
+	uint32_t *slots;         /* child table: node id + 1, 0 = empty */
+	size_t slot_mask;
+	fg_count grand_total, grand_before;
+	/* The previous stack, for the sorted-input fast path. */
+	char *previous;
+	size_t previous_length, previous_capacity;
+	size_t *frame_ends;      /* end offset of each frame of the previous stack */
+	fg_node_id *path;        /* its node ids, path[0] = first frame below root */
+	size_t depth, path_capacity, ends_capacity;
+	bool finished;
+};
+
+static uint32_t child_hash(fg_node_id parent, const char *name, size_t length)
+{
+	uint64_t h = fg_hash_bytes(name, length) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull);
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+static fg_node_id new_node(fg_tree *t, fg_node_id parent, const char *name, size_t length,
+			   uint32_t hash)
+{
+	if (t->size >= FG_NODE_NONE - 1 || length > UINT32_MAX)
+		return FG_NODE_NONE;
+	if (fg_grow((void **)&t->nodes, &t->capacity, t->size + 1, sizeof(*t->nodes)) != 0)
+		return FG_NODE_NONE;
+	if (t->before != NULL &&
+	    fg_grow((void **)&t->before, &t->before_capacity, t->size + 1, sizeof(*t->before)) != 0)
+		return FG_NODE_NONE;
+	const char *copy = length ? fg_arena_copy(&t->names, name, length) : "";
+	if (copy == NULL)
+		return FG_NODE_NONE;
+	fg_node_id id = (fg_node_id)t->size++;
+	node *n = &t->nodes[id];
+	n->name = copy;
+	n->name_length = (uint32_t)length;
+	n->hash = hash;
+	n->parent = parent;
+	n->first_child = n->next_sibling = n->last_child = FG_NODE_NONE;
+	n->count.whole = n->count.frac = 0;
+	if (t->before != NULL)
+		t->before[id] = n->count;
+	if (parent != FG_NODE_NONE) {
+		node *p = &t->nodes[parent];
+		if (p->last_child == FG_NODE_NONE)
+			p->first_child = id;
+		else
+			t->nodes[p->last_child].next_sibling = id;
+		p->last_child = id;
+	}
+	return id;
+}
+
+fg_tree *fg_tree_new(unsigned flags)
+{
+	fg_tree *t = calloc(1, sizeof(*t));
+	if (t == NULL)
+		return NULL;
+	t->flags = flags;
+	fg_arena_init(&t->names);
+	t->slot_mask = 4095;
+	t->slots = calloc(t->slot_mask + 1, sizeof(*t->slots));
+	if (t->slots == NULL || new_node(t, FG_NODE_NONE, "", 0, 0) != 0) {
+		fg_tree_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void fg_tree_free(fg_tree *t)
+{
+	if (t == NULL)
+		return;
+	fg_arena_free(&t->names);
+	free(t->nodes);
+	free(t->before);
+	free(t->slots);
+	free(t->previous);
+	free(t->frame_ends);
+	free(t->path);
+	free(t);
+}
+
+static int rehash(fg_tree *t)
+{
+	size_t mask = t->slot_mask * 2 + 1;
+	uint32_t *slots = calloc(mask + 1, sizeof(*slots));
+	if (slots == NULL)
+		return FG_ENOMEM;
+	for (size_t id = 1; id < t->size; id++) {
+		size_t at = t->nodes[id].hash & mask;
+		while (slots[at] != 0)
+			at = (at + 1) & mask;
+		slots[at] = (uint32_t)id + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->slot_mask = mask;
+	return 0;
+}
+
+/* The child of parent called name, created if missing; NONE if no memory. */
+static fg_node_id child(fg_tree *t, fg_node_id parent, const char *name, size_t length)
+{
+	uint32_t hash = child_hash(parent, name, length);
+	if (t->flags & FG_TREE_FLAMECHART)
+		return new_node(t, parent, name, length, hash); /* never merged by lookup */
+	size_t at = hash & t->slot_mask;
+	for (uint32_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->slot_mask) {
+		const node *n = &t->nodes[slot - 1];
+		if (n->hash == hash && n->parent == parent && n->name_length == length &&
+		    memcmp(n->name, name, length) == 0)
+			return slot - 1;
+	}
+	fg_node_id id = new_node(t, parent, name, length, hash);
+	if (id == FG_NODE_NONE)
+		return id;
+	t->slots[at] = id + 1;
+	if ((t->size - 1) * 2 > t->slot_mask && rehash(t) != 0)
+		return FG_NODE_NONE;
+	return id;
+}
+
+/* Length of the common prefix of a and b. */
+static size_t common_prefix(const char *a, size_t a_length, const char *b, size_t b_length)
+{
+	size_t n = a_length < b_length ? a_length : b_length, i = 0;
+	while (i + 8 <= n) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8; /* little-endian */
+		i += 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
+		const fg_count *before)
+{
+	/* Perl's split drops trailing empty fields: "a;b;" is "a;b". */
+	while (length > 0 && stack[length - 1] == ';')
+		length--;
+	fg_count total = t->grand_total;
+	if (fg_count_add(&total, count) != 0)
+		return FG_ERANGE;
+	fg_count total_before = t->grand_before;
+	if (before != NULL && fg_count_add(&total_before, *before) != 0)
+		return FG_ERANGE;
+	if (before != NULL && t->before == NULL) {
+		t->before = calloc(t->capacity, sizeof(*t->before));
+		if (t->before == NULL)
+			return FG_ENOMEM;
+		t->before_capacity = t->capacity;
+	}
+
+	/* Frames of the previous stack that this one shares, byte for byte. */
+	size_t common = common_prefix(t->previous, t->previous_length, stack, length);
+	size_t shared = 0;
+	while (shared < t->depth) {
+		size_t end = t->frame_ends[shared];
+		if (end < common || (end == common && (common == length || stack[common] == ';')))
+			shared++;
+		else
+			break;
+	}
+	if (length == 0)
+		shared = 0;
+	fg_node_id at = shared ? t->path[shared - 1] : 0;
+	size_t depth = shared;
+	size_t start = shared ? t->frame_ends[shared - 1] + 1 : 0;
+	while (length > 0 && start <= length) {
+		const char *semicolon = memchr(stack + start, ';', length - start);
+		size_t end = semicolon ? (size_t)(semicolon - stack) : length;
+		at = child(t, at, stack + start, end - start);
+		if (at == FG_NODE_NONE)
+			return FG_ENOMEM;
+		if (fg_grow((void **)&t->path, &t->path_capacity, depth + 1, sizeof(*t->path)) != 0 ||
+		    fg_grow((void **)&t->frame_ends, &t->ends_capacity, depth + 1,
+			    sizeof(*t->frame_ends)) != 0)
+			return FG_ENOMEM;
+		t->path[depth] = at;
+		t->frame_ends[depth] = end;
+		depth++;
+		start = end + 1;
+	}
+	t->depth = depth;
+	if (fg_grow((void **)&t->previous, &t->previous_capacity, length + 1, 1) != 0)
+		return FG_ENOMEM;
+	memcpy(t->previous, stack, length);
+	t->previous_length = length;
+
+	fg_count_add(&t->nodes[at].count, count); /* cannot overflow: see above */
+	if (before != NULL)
+		fg_count_add(&t->before[at], *before);
+	t->grand_total = total;
+	t->grand_before = total_before;
+	return 0;
+}
+
+static int compare_names(const node *a, const node *b)
+{
+	size_t n = a->name_length < b->name_length ? a->name_length : b->name_length;
+	int c = memcmp(a->name, b->name, n);
+	if (c != 0)
+		return c;
+	return (a->name_length > b->name_length) - (a->name_length < b->name_length);
+}
+
+/* Sorts a sibling list by name: a merge sort of the linked list, which is
+ * stable and needs no extra memory. */
+static fg_node_id sort_siblings(node *nodes, fg_node_id head)
+{
+	size_t width = 1;
+	for (;;) {
+		fg_node_id result = FG_NODE_NONE, *tail = &result;
+		fg_node_id rest = head;
+		size_t merges = 0;
+		while (rest != FG_NODE_NONE) {
+			merges++;
+			fg_node_id a = rest, b = rest;
+			size_t a_size = 0;
+			while (a_size < width && b != FG_NODE_NONE) {
+				b = nodes[b].next_sibling;
+				a_size++;
+			}
+			size_t b_size = width;
+			while (a_size > 0 || (b_size > 0 && b != FG_NODE_NONE)) {
+				fg_node_id take;
+				if (a_size == 0) {
+					take = b; b = nodes[b].next_sibling; b_size--;
+				} else if (b_size == 0 || b == FG_NODE_NONE ||
+					   compare_names(&nodes[a], &nodes[b]) <= 0) {
+					take = a; a = nodes[a].next_sibling; a_size--;
+				} else {
+					take = b; b = nodes[b].next_sibling; b_size--;
+				}
+				*tail = take;
+				tail = &nodes[take].next_sibling;
+			}
+			rest = b;
+		}
+		*tail = FG_NODE_NONE;
+		head = result;
+		if (merges <= 1)
+			return head;
+		width *= 2;
+	}
+}
+
+void fg_tree_finish(fg_tree *t)
+{
+	if (t->finished)
+		return;
+	t->finished = true;
+	for (size_t id = t->size; id-- > 1;) {
+		fg_node_id parent = t->nodes[id].parent;
+		fg_count_add(&t->nodes[parent].count, t->nodes[id].count);
+		if (t->before != NULL)
+			fg_count_add(&t->before[parent], t->before[id]);
+	}
+	if (!(t->flags & FG_TREE_FLAMECHART))
+		for (size_t id = 0; id < t->size; id++) {
+			node *n = &t->nodes[id];
+			if (n->first_child != FG_NODE_NONE &&
+			    t->nodes[n->first_child].next_sibling != FG_NODE_NONE)
+				n->first_child = sort_siblings(t->nodes, n->first_child);
+		}
+	/* The child table and the previous-stack state are no longer needed. */
+	free(t->slots);
+	t->slots = NULL;
+	free(t->previous);
+	t->previous = NULL;
+	t->previous_length = 0;
+}
+
+size_t fg_tree_size(const fg_tree *t) { return t->size; }
+bool fg_tree_is_differential(const fg_tree *t) { return t->before != NULL; }
+fg_node_id fg_tree_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
+fg_node_id fg_tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
+fg_node_id fg_tree_parent(const fg_tree *t, fg_node_id n) { return t->nodes[n].parent; }
+fg_count fg_tree_total(const fg_tree *t, fg_node_id n) { return t->nodes[n].count; }
+
+const char *fg_tree_name(const fg_tree *t, fg_node_id n, size_t *length)
+{
+	*length = t->nodes[n].name_length;
+	return t->nodes[n].name;
+}
+
+fg_count fg_tree_total_before(const fg_tree *t, fg_node_id n)
+{
+	fg_count zero = {0, 0};
+	return t->before != NULL ? t->before[n] : zero;
+}

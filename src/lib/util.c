@@ -1,0 +1,123 @@
+/*
+ * util.c - small shared helpers: errors, growing arrays, hashing, arenas.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+int fg_fail(fg_error *err, int code, const char *format, ...)
+{
+	if (err != NULL) {
+		va_list args;
+		va_start(args, format);
+		vsnprintf(err->message, sizeof(err->message), format, args);
+		va_end(args);
+		err->code = code;
+	}
+	return code;
+}
+
+int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
+{
+	if (needed <= *capacity)
+		return 0;
+	size_t want = *capacity ? *capacity : 16;
+	while (want < needed) {
+		if (want > SIZE_MAX / 2 / size)
+			return FG_ENOMEM;
+		want *= 2;
+	}
+	void *grown = realloc(*array, want * size);
+	if (grown == NULL)
+		return FG_ENOMEM;
+	*array = grown;
+	*capacity = want;
+	return 0;
+}
+
+static inline uint64_t read64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint64_t mix(uint64_t a, uint64_t b)
+{
+	/* 64x64 -> 128 multiply, folded: the core step of wyhash-like hashes. */
+	unsigned __int128 r = (unsigned __int128)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+uint64_t fg_hash_bytes(const void *bytes, size_t length)
+{
+	const unsigned char *p = bytes;
+	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
+	uint64_t h = length * k0 ^ 0x8ebc6af09c88c6e3ull;
+	while (length >= 16) {
+		h = mix(read64(p) ^ k1 ^ h, read64(p + 8) ^ k0);
+		p += 16;
+		length -= 16;
+	}
+	uint64_t a = 0, b = 0;
+	if (length >= 8) {
+		a = read64(p);
+		b = read64(p + length - 8);
+	} else if (length > 0) {
+		unsigned char tail[8] = {0};
+		memcpy(tail, p, length);
+		a = read64(tail);
+	}
+	return mix(h ^ a ^ k1, b ^ k0 ^ length);
+}
+
+struct fg_arena_block {
+	fg_arena_block *previous;
+};
+
+void fg_arena_init(fg_arena *arena)
+{
+	arena->head = NULL;
+	arena->next = arena->end = NULL;
+}
+
+void fg_arena_free(fg_arena *arena)
+{
+	fg_arena_block *b = arena->head;
+	while (b != NULL) {
+		fg_arena_block *previous = b->previous;
+		free(b);
+		b = previous;
+	}
+	fg_arena_init(arena);
+}
+
+void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align)
+{
+	uintptr_t at = ((uintptr_t)arena->next + align - 1) & ~(uintptr_t)(align - 1);
+	if (arena->next == NULL || length > (size_t)((uintptr_t)arena->end - at)) {
+		size_t size = 1u << 20;
+		if (length + align > size - sizeof(fg_arena_block))
+			size = length + align + sizeof(fg_arena_block);
+		fg_arena_block *b = malloc(size);
+		if (b == NULL)
+			return NULL;
+		b->previous = arena->head;
+		arena->head = b;
+		arena->next = (char *)(b + 1);
+		arena->end = (char *)b + size;
+		at = ((uintptr_t)arena->next + align - 1) & ~(uintptr_t)(align - 1);
+	}
+	arena->next = (char *)at + length;
+	return (void *)at;
+}
+
+char *fg_arena_copy(fg_arena *arena, const void *bytes, size_t length)
+{
+	char *p = fg_arena_alloc(arena, length ? length : 1, 1);
+	if (p != NULL && length)
+		memcpy(p, bytes, length);
+	return p;
+}

@@ -1,0 +1,189 @@
+/*
+ * cli.c - option parsing and messages shared by the fg programs.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+void cli_start(void)
+{
+	signal(SIGPIPE, SIG_DFL);
+}
+
+void cli_error(const char *program, const char *format, ...)
+{
+	va_list args;
+	fprintf(stderr, "%s: ", program);
+	va_start(args, format);
+	vfprintf(stderr, format, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
+
+static void print_warning(void *context, const char *file, uint64_t line, const char *message)
+{
+	const char *program = context;
+	if (file != NULL && line > 0)
+		fprintf(stderr, "%s: %s:%llu: %s\n", program, file, (unsigned long long)line, message);
+	else if (file != NULL)
+		fprintf(stderr, "%s: %s: %s\n", program, file, message);
+	else
+		fprintf(stderr, "%s: %s\n", program, message);
+}
+
+fg_warner cli_warner(const char *program)
+{
+	fg_warner w = {print_warning, (void *)program};
+	return w;
+}
+
+static void usage_error(const cli *c, const char *format, const char *what)
+{
+	fprintf(stderr, "%s: ", c->program);
+	fprintf(stderr, format, what);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", c->program);
+	exit(EXIT_USAGE);
+}
+
+/* Finds a long option by exact name or unique prefix, case-insensitively. */
+static const cli_option *find_long(const cli *c, const char *name, size_t length)
+{
+	const cli_option *found = NULL;
+	int matches = 0;
+	for (const cli_option *o = c->options; o->name != NULL; o++) {
+		if (strlen(o->name) == length && strncasecmp(o->name, name, length) == 0)
+			return o;
+		if (length > 0 && strncasecmp(o->name, name, length) == 0) {
+			found = o;
+			matches++;
+		}
+	}
+	if (matches > 1) {
+		char ambiguous[128];
+		snprintf(ambiguous, sizeof(ambiguous), "%.*s", (int)length, name);
+		usage_error(c, "option '--%s' is ambiguous", ambiguous);
+	}
+	return matches == 1 ? found : NULL;
+}
+
+static const cli_option *find_short(const cli *c, char name)
+{
+	for (const cli_option *o = c->options; o->name != NULL; o++)
+		if (o->short_name != 0 && o->short_name == name)
+			return o;
+	return NULL;
+}
+
+static bool takes_value(const cli_option *o)
+{
+	return o->kind != CLI_FLAG && o->kind != CLI_CALL_FLAG;
+}
+
+static void apply(const cli *c, const cli_option *o, const char *value)
+{
+	char *end;
+	switch (o->kind) {
+	case CLI_FLAG:
+		*(bool *)o->target = true;
+		break;
+	case CLI_STRING:
+		*(const char **)o->target = value;
+		break;
+	case CLI_INT: {
+		errno = 0;
+		long v = strtol(value, &end, 10);
+		if (*value == '\0' || *end != '\0' || errno != 0 || v < -2147483647 || v > 2147483647)
+			usage_error(c, "invalid integer '%s'", value);
+		*(int *)o->target = (int)v;
+		break;
+	}
+	case CLI_DOUBLE: {
+		errno = 0;
+		double v = strtod(value, &end);
+		if (*value == '\0' || *end != '\0' || errno != 0 || v != v)
+			usage_error(c, "invalid number '%s'", value);
+		*(double *)o->target = v;
+		break;
+	}
+	case CLI_CALL:
+	case CLI_CALL_FLAG:
+		if (((cli_callback *)o->target)(value, c->context) != 0)
+			exit(EXIT_USAGE);
+		break;
+	}
+}
+
+int cli_parse(const cli *c, int argc, char **argv)
+{
+	char **operands = malloc(sizeof(char *) * (size_t)(argc + 1));
+	if (operands == NULL) {
+		cli_error(c->program, "out of memory");
+		exit(EXIT_FAILURE_IO);
+	}
+	int count = 0;
+	int i = 1;
+	for (; i < argc; i++) {
+		char *arg = argv[i];
+		if (strcmp(arg, "--") == 0) {
+			i++;
+			break;
+		}
+		if (arg[0] != '-' || arg[1] == '\0') {
+			operands[count++] = arg;
+			continue;
+		}
+		const cli_option *o = NULL;
+		const char *value = NULL;
+		bool is_long = arg[1] == '-';
+		const char *name = arg + (is_long ? 2 : 1);
+		if (!is_long && strlen(name) == 1) {
+			o = find_short(c, name[0]);
+		}
+		if (o == NULL) {
+			const char *eq = strchr(name, '=');
+			size_t length = eq ? (size_t)(eq - name) : strlen(name);
+			if (strncasecmp(name, "help", length) == 0 && length == 4) {
+				fputs(c->usage, stdout);
+				exit(EXIT_OK);
+			}
+			if (strncasecmp(name, "version", length) == 0 && length == 7) {
+				printf("%s %s\n", c->program, FG_VERSION);
+				exit(EXIT_OK);
+			}
+			o = find_long(c, name, length);
+			if (o != NULL && eq != NULL)
+				value = eq + 1;
+			if (o == NULL && !is_long) {
+				/* -j4, -oFILE: a short option with its value attached. */
+				o = find_short(c, name[0]);
+				if (o == NULL || !takes_value(o))
+					o = NULL;
+				else
+					value = name + 1;
+			}
+			if (o == NULL)
+				usage_error(c, "unknown option '%s'", arg);
+			if (eq != NULL && !takes_value(o))
+				usage_error(c, "option '%s' takes no value", arg);
+		}
+		if (takes_value(o) && value == NULL) {
+			if (i + 1 >= argc)
+				usage_error(c, "option '%s' needs a value", arg);
+			value = argv[++i];
+		}
+		apply(c, o, value);
+	}
+	for (; i < argc; i++)
+		operands[count++] = argv[i];
+	int first = argc - count;
+	for (int k = 0; k < count; k++)
+		argv[first + k] = operands[k];
+	free(operands);
+	return first;
+}

@@ -1,0 +1,66 @@
+/*
+ * cli.h - what the fg programs share: option parsing in the style of
+ * Getopt::Long (the original tools' parser, so scripts keep working),
+ * messages in the "prog: file:line: reason" form, and exit codes.
+ */
+#ifndef FG_CLI_H
+#define FG_CLI_H
+
+#include <stdbool.h>
+
+#include "folded.h"
+
+/* Exit statuses of every fg program (documented in each man page). */
+enum {
+	EXIT_OK = 0,      /* success, possibly with warnings */
+	EXIT_USAGE = 1,   /* bad options or arguments */
+	EXIT_FAILURE_IO = 2, /* no valid input, or an I/O error */
+};
+
+enum cli_kind {
+	CLI_FLAG,     /* bool *: set to true */
+	CLI_STRING,   /* const char **: the argument */
+	CLI_INT,      /* int *: a decimal integer (a leading + is allowed) */
+	CLI_DOUBLE,   /* double *: a decimal number */
+	CLI_CALL,     /* int (*)(const char *value, void *context): returns 0 or -1 */
+	CLI_CALL_FLAG, /* int (*)(const char *value, void *context) with value NULL */
+};
+
+typedef int cli_callback(const char *value, void *context);
+
+typedef struct cli_option {
+	const char *name;    /* long name, matched case-insensitively by unique prefix */
+	char short_name;     /* 0 for none */
+	enum cli_kind kind;
+	void *target;
+} cli_option;
+
+typedef struct cli {
+	const char *program;     /* "fg-render" */
+	const char *usage;       /* full --help text; its first lines are the synopsis */
+	const cli_option *options;
+	void *context;           /* handed to callbacks */
+} cli;
+
+/*
+ * Parses argv. Handles --help (usage to stdout, exit 0) and --version
+ * itself. On an error prints "prog: reason" and a hint to stderr and exits
+ * with EXIT_USAGE. Returns the index of the first operand; operands and
+ * options may be interleaved (they are permuted so operands come last).
+ */
+int cli_parse(const cli *c, int argc, char **argv);
+
+/* Prints "prog: message" to stderr (printf-style). */
+void cli_error(const char *program, const char *format, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* A warner that prints "prog: file:line: message" to stderr. */
+fg_warner cli_warner(const char *program);
+
+/* Sets up the process: SIGPIPE ends it quietly, as Unix filters should. */
+void cli_start(void);
+
+#endif
