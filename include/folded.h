@@ -391,6 +391,14 @@ fg_count fg_graph_total(const fg_graph *graph);
 int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
 		       fg_error *err);
 
+/* ------------------------------------------------------------- collapsers */
+
+/* fg-collapse-perf: perf script text -> folded stacks. */
+
+/* fg-collapse-dtrace and fg-collapse-stap. */
+
+/* ------------------------------------------------------------------- diff */
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,38 @@
+/*
+ * check.h - a tiny test harness for the C unit tests (tests/unit/test_*.c).
+ * CHECK(cond, name...) prints "ok - name" or "not ok - name" with the
+ * failing expression and location; main returns check_exit().
+ */
+#ifndef FG_CHECK_H
+#define FG_CHECK_H
+
+#include <stdio.h>
+#include <string.h>
+
+static int check_failures;
+
+#define CHECK(cond, ...)                                                   \
+	do {                                                               \
+		if (cond) {                                                \
+			printf("ok - ");                                   \
+			printf(__VA_ARGS__);                               \
+			printf("\n");                                      \
+		} else {                                                   \
+			check_failures++;                                  \
+			printf("not ok - ");                               \
+			printf(__VA_ARGS__);                               \
+			printf("\n    %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                          \
+	} while (0)
+
+#define CHECK_STR(actual, expected, ...)                                   \
+	do {                                                               \
+		const char *a_ = (actual), *e_ = (expected);               \
+		CHECK(a_ != NULL && strcmp(a_, e_) == 0, __VA_ARGS__);     \
+		if (!(a_ != NULL && strcmp(a_, e_) == 0))                  \
+			printf("    expected \"%s\"\n    actual   \"%s\"\n", e_, a_ ? a_ : "(null)"); \
+	} while (0)
+
+static inline int check_exit(void) { return check_failures ? 1 : 0; }
+
+#endif
