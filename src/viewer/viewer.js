@@ -1,0 +1,983 @@
+/*
+ * viewer.js - the interactive part of an fg flame graph SVG.
+ *
+ * fg-render embeds this file verbatim (minus indentation and whole-line
+ * comments) as the last child of <svg>, so it runs once with the whole DOM
+ * present. docs/svg-contract.md is the DOM it expects; the configuration
+ * comes from data-* attributes of the root <svg>.
+ *
+ * Design. At load, every frame is read once into flat arrays: name, count
+ * (parsed from the <title>, so sums are exact), original geometry, depth
+ * (from the distinct rect y values) and the frame tree, which is recovered
+ * from geometry: the parent of a frame is the frame of the row below (above
+ * when inverted) whose x interval holds it, found by binary search in that
+ * row sorted by x, so the index costs O(frames log frames). A pre-order
+ * numbering of that tree makes "is in the subtree of" a range test and lets
+ * "Matched" count every sample once in one pass.
+ * Every view change goes through applyView(), which computes the target
+ * class, geometry and label of each frame in plain JavaScript, measures the
+ * few labels that need it on a hidden <text> while the document is still
+ * clean, and only then writes the attributes that changed. No layout is
+ * forced between writes, and a zoom costs O(frames) array work plus DOM
+ * writes for the frames whose state really changes.
+ *
+ * Behaviour (SPEC section 4; what differs from flamegraph.pl is marked *):
+ * - hover or keyboard focus: #details shows "NAMETYPE TITLE" followed by
+ *   self samples* and, when zoomed, the share of the zoomed frame*.
+ * - click: zoom to the frame. Ancestors get class "parent" and stretch over
+ *   the full width, frames outside the subtree get class "hide", labels are
+ *   re-fitted. Clicking the root or Esc or "Reset Zoom" restores the view.
+ * - links (--nameattr href, the frame is an <a>): a plain click follows the
+ *   link and Ctrl/Meta/Shift/middle clicks do what the browser does with a
+ *   link (new tab, new window), so no mouse click on a link zooms, except
+ *   Alt-click*, which zooms. (The original zoomed on Ctrl-click; SPEC says
+ *   Ctrl-click must not zoom a link.) Keyboard Enter also zooms any frame.
+ * - search: the Search button, Ctrl-F, F3 and "/" open a prompt (prefilled*
+ *   with the active term); the term is a regular expression, or literal
+ *   text when it is not a valid one*. It is matched against the frame name
+ *   only*, not the " (N samples, P%)" suffix. Matches are painted magenta
+ *   and #matched shows "Matched: P%" of the whole graph, each sample counted
+ *   once, and the active term*. The "x" next to Search* (or an empty term)
+ *   clears the search. Ctrl-I and the "ic" button toggle ignore-case.
+ * - n / N and the arrow buttons next to Search*: zoom to the next/previous
+ *   match in pre-order (left to right, outer frames first).
+ * - keyboard focus*: arrow keys move to the parent (Down; Up when
+ *   inverted), the first child (Up; Down when inverted) and the previous or
+ *   next frame of the same row (Left/Right: the siblings, then the cousins);
+ *   Enter zooms the focused frame. The focus is outlined (class "focus").
+ * - URL: query parameters x and y (the zoomed frame's original rect x and y)
+ *   and s (the search term) are kept up to date with history.replaceState
+ *   and applied at load; other parameters are kept. When the browser
+ *   refuses replaceState (some file:// setups), the view still works.
+ */
+(function () {
+'use strict';
+
+var SVG_NS = 'http://www.w3.org/2000/svg';
+var SEARCH_FILL = 'rgb(230,0,230)';
+/* Geometry is written with 0.1 px precision: half of that is "equal". */
+var EPS = 0.05;
+var HIDE = 2;
+var PARENT = 1;
+
+var framesGroup = document.getElementById('frames');
+if (!framesGroup) {
+	return;
+}
+var svg = framesGroup.ownerSVGElement || document.documentElement;
+
+function dataAttr(name, fallback) {
+	var v = svg.getAttribute('data-' + name);
+	return v === null ? fallback : v;
+}
+function dataNumber(name, fallback) {
+	var v = parseFloat(svg.getAttribute('data-' + name));
+	return isFinite(v) ? v : fallback;
+}
+
+var nameType = dataAttr('nametype', 'Function:');
+var countName = dataAttr('countname', 'samples');
+var inverted = dataAttr('inverted', '0') === '1';
+var fontSize = dataNumber('fontsize', 12);
+var fontWidth = dataNumber('fontwidth', 0.59);
+var xpad = dataNumber('xpad', 10);
+var frameHeight = dataNumber('frameheight', 16);
+var charWidth = fontSize * fontWidth;
+var svgWidth = parseFloat(svg.getAttribute('width'));
+if (svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width > 0) {
+	svgWidth = svg.viewBox.baseVal.width;
+}
+var fullWidth = svgWidth - 2 * xpad;
+
+var detailsEl = document.getElementById('details');
+var unzoomEl = document.getElementById('unzoom');
+var searchEl = document.getElementById('search');
+var ignoreCaseEl = document.getElementById('ignorecase');
+var matchedEl = document.getElementById('matched');
+
+/* ---- the frame table -------------------------------------------------- */
+
+var rectList = framesGroup.getElementsByTagNameNS(SVG_NS, 'rect');
+var N = rectList.length;
+var els = new Array(N);
+var rects = new Array(N);
+var texts = new Array(N);
+var names = new Array(N);
+var titles = new Array(N);
+var xStr = new Array(N);
+var yStr = new Array(N);
+var wStr = new Array(N);
+var textXStr = new Array(N);
+var origLabel = new Array(N);
+var x0 = new Float64Array(N);
+var y0 = new Float64Array(N);
+var w0 = new Float64Array(N);
+var count = new Float64Array(N);
+var isLink = new Uint8Array(N);
+var indexOf = new Map();
+
+function childByName(el, localName) {
+	for (var c = el.firstElementChild; c; c = c.nextElementSibling) {
+		if (c.localName === localName) {
+			return c;
+		}
+	}
+	return null;
+}
+
+/* "NAME (N COUNTNAME, P%...)": the name is everything before the last " (". */
+function readFrame(i, rect) {
+	var el = rect.parentNode;
+	var title = childByName(el, 'title');
+	var text = rect.nextElementSibling;
+	var t = title ? title.textContent : '';
+	var p = t.lastIndexOf(' (');
+	var m = p >= 0 ? /^[0-9][0-9,]*(\.[0-9]+)?/.exec(t.slice(p + 2)) : null;
+	els[i] = el;
+	rects[i] = rect;
+	texts[i] = text && text.localName === 'text' ? text : null;
+	titles[i] = t;
+	names[i] = p >= 0 ? t.slice(0, p) : t;
+	count[i] = m ? parseFloat(m[0].replace(/,/g, '')) : NaN;
+	xStr[i] = rect.getAttribute('x');
+	yStr[i] = rect.getAttribute('y');
+	wStr[i] = rect.getAttribute('width');
+	x0[i] = parseFloat(xStr[i]) || 0;
+	y0[i] = parseFloat(yStr[i]) || 0;
+	w0[i] = parseFloat(wStr[i]) || 0;
+	textXStr[i] = texts[i] ? texts[i].getAttribute('x') : null;
+	origLabel[i] = texts[i] ? texts[i].textContent : '';
+	isLink[i] = el.localName === 'a' ? 1 : 0;
+	indexOf.set(el, i);
+}
+
+var i, j, k;
+for (i = 0; i < N; i++) {
+	readFrame(i, rectList[i]);
+}
+
+/* Rows: one per distinct y, depth 0 at the bottom (top when inverted). */
+var rowKeys = [];
+var rowOfKey = new Map();
+var depth = new Int32Array(N);
+for (i = 0; i < N; i++) {
+	k = Math.round(y0[i] * 10);
+	if (!rowOfKey.has(k)) {
+		rowOfKey.set(k, 0);
+		rowKeys.push(k);
+	}
+}
+rowKeys.sort(function (a, b) { return inverted ? a - b : b - a; });
+for (i = 0; i < rowKeys.length; i++) {
+	rowOfKey.set(rowKeys[i], i);
+}
+var rows = [];
+for (i = 0; i < rowKeys.length; i++) {
+	rows.push([]);
+}
+for (i = 0; i < N; i++) {
+	depth[i] = rowOfKey.get(Math.round(y0[i] * 10));
+	rows[depth[i]].push(i);
+}
+function byX(a, b) {
+	return x0[a] - x0[b] || w0[a] - w0[b];
+}
+var rowPos = new Int32Array(N);
+for (var d = 0; d < rows.length; d++) {
+	rows[d].sort(byX);
+	for (j = 0; j < rows[d].length; j++) {
+		rowPos[rows[d][j]] = j;
+	}
+}
+
+/* The parent is the last frame of the row below starting at or before the
+ * child whose interval still holds the child. */
+var parent = new Int32Array(N).fill(-1);
+var firstChild = new Int32Array(N).fill(-1);
+function findParent(c, row) {
+	var lo = 0;
+	var hi = row.length - 1;
+	var best = -1;
+	while (lo <= hi) {
+		var mid = (lo + hi) >> 1;
+		if (x0[row[mid]] <= x0[c] + EPS) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	for (var steps = 0; best >= 0 && steps < 64; best--, steps++) {
+		var p = row[best];
+		if (x0[p] + w0[p] + EPS >= x0[c] + w0[c]) {
+			return p;
+		}
+	}
+	return -1;
+}
+for (d = 1; d < rows.length; d++) {
+	for (j = 0; j < rows[d].length; j++) {
+		var c = rows[d][j];
+		var p = findParent(c, rows[d - 1]);
+		parent[c] = p;
+		if (p >= 0 && firstChild[p] < 0) {
+			firstChild[p] = c;
+		}
+	}
+}
+
+/* Totals: depth-0 frames (normally only "all"). Untitled counts fall back
+ * to the frame's share of the root's width. */
+var root = -1;
+var total = 0;
+if (rows.length) {
+	for (j = 0; j < rows[0].length; j++) {
+		if (root < 0 || w0[rows[0][j]] > w0[root]) {
+			root = rows[0][j];
+		}
+	}
+}
+for (i = 0; i < N; i++) {
+	if (isNaN(count[i])) {
+		count[i] = root >= 0 && !isNaN(count[root]) && w0[root] > 0 ?
+			Math.round(count[root] * w0[i] / w0[root]) : w0[i];
+	}
+}
+if (rows.length) {
+	for (j = 0; j < rows[0].length; j++) {
+		total += count[rows[0][j]];
+	}
+}
+
+/* Self counts and subtree sizes, deepest row first. */
+var self = Float64Array.from(count);
+var size = new Int32Array(N).fill(1);
+for (d = rows.length - 1; d > 0; d--) {
+	for (j = 0; j < rows[d].length; j++) {
+		c = rows[d][j];
+		if (parent[c] >= 0) {
+			self[parent[c]] -= count[c];
+			size[parent[c]] += size[c];
+		}
+	}
+}
+for (i = 0; i < N; i++) {
+	if (self[i] < 0) {
+		self[i] = 0;
+	}
+}
+
+/* Pre-order: pre[i] is the position of frame i in order[]; the subtree of
+ * i is order[pre[i] .. pre[i] + size[i] - 1]. Children of p are the frames
+ * of the next row from firstChild[p] on while their parent is p. */
+var pre = new Int32Array(N);
+var order = new Int32Array(N);
+var next = 0;
+var stack = [];
+for (d = 0; d < rows.length; d++) {
+	for (j = rows[d].length - 1; j >= 0; j--) {
+		if (parent[rows[d][j]] < 0) {
+			stack.push(rows[d][j]);
+		}
+	}
+	while (stack.length) {
+		var f = stack.pop();
+		pre[f] = next;
+		order[next++] = f;
+		var kids = childrenOf(f);
+		for (k = kids.length - 1; k >= 0; k--) {
+			stack.push(kids[k]);
+		}
+	}
+}
+function childrenOf(f) {
+	var out = [];
+	var c = firstChild[f];
+	if (c < 0) {
+		return out;
+	}
+	var row = rows[depth[c]];
+	for (var q = rowPos[c]; q < row.length && parent[row[q]] === f; q++) {
+		out.push(row[q]);
+	}
+	return out;
+}
+
+/* ---- view state ---------------------------------------------------------- */
+
+var cls = new Uint8Array(N);
+var curX = Float64Array.from(x0);
+var curW = Float64Array.from(w0);
+var curLabel = origLabel.slice();
+var labelWidth = Float64Array.from(w0);
+var tCls = new Uint8Array(N);
+var tX = new Float64Array(N);
+var tW = new Float64Array(N);
+var zoomed = -1;
+var focused = -1;
+var focusShown = false;
+
+/* Numbers as written by the viewer: two decimals at most. */
+function fmt(v) {
+	return String(Math.round(v * 100) / 100);
+}
+
+function formatCount(v) {
+	var s = String(Math.round(v * 100) / 100);
+	var dot = s.indexOf('.');
+	var intPart = dot < 0 ? s : s.slice(0, dot);
+	return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (dot < 0 ? '' : s.slice(dot));
+}
+
+function pct(part, whole) {
+	return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : '0.00%';
+}
+
+/* ---- labels -------------------------------------------------------------- */
+
+var measurer = null;
+var measuredText = null;
+var fullWidthOf = new Map();
+var dotsWidth = -1;
+
+function setMeasured(s) {
+	if (!measurer) {
+		/* Inside a colour group, so it gets exactly the labels' style. */
+		measurer = document.createElementNS(SVG_NS, 'text');
+		measurer.setAttribute('id', 'fg-measure');
+		measurer.setAttribute('x', '0');
+		measurer.setAttribute('y', '-100');
+		measurer.appendChild(document.createTextNode(''));
+		(N ? els[0].parentNode : framesGroup).appendChild(measurer);
+	}
+	if (measuredText !== s) {
+		measurer.firstChild.nodeValue = s;
+		measuredText = s;
+	}
+}
+
+function measureFull(s) {
+	var v = fullWidthOf.get(s);
+	if (v === undefined) {
+		setMeasured(s);
+		v = measurer.getComputedTextLength();
+		fullWidthOf.set(s, v);
+	}
+	return v;
+}
+
+function isHighSurrogate(s, k) {
+	var code = s.charCodeAt(k);
+	return code >= 0xD800 && code <= 0xDBFF;
+}
+
+/* The label of a name drawn in a box w px wide: the whole name when it
+ * fits, else the longest prefix that fits followed by "..". A name surely
+ * fits when even 1 em per character fits; only other names are measured. */
+function fitLabel(name, w) {
+	if (name === '' || Math.floor(w / charWidth) < 3) {
+		return '';
+	}
+	var avail = w - 4;
+	if (name.length * fontSize <= avail) {
+		return name;
+	}
+	try {
+		if (measureFull(name) <= avail) {
+			return name;
+		}
+		if (dotsWidth < 0) {
+			dotsWidth = measureFull('..');
+		}
+		setMeasured(name);
+		var lo = 0;
+		var hi = name.length - 1;
+		while (lo < hi) {
+			var mid = (lo + hi + 1) >> 1;
+			if (measurer.getSubStringLength(0, mid) + dotsWidth <= avail) {
+				lo = mid;
+			} else {
+				hi = mid - 1;
+			}
+		}
+		if (lo > 0 && isHighSurrogate(name, lo - 1)) {
+			lo--;
+		}
+		return lo > 0 ? name.slice(0, lo) + '..' : '';
+	} catch (e) {
+		/* No layout (e.g. display:none document): estimate like the server. */
+		var chars = Math.floor(w / charWidth);
+		if (name.length <= chars) {
+			return name;
+		}
+		chars -= 2;
+		if (chars > 0 && isHighSurrogate(name, chars - 1)) {
+			chars--;
+		}
+		return chars > 0 ? name.slice(0, chars) + '..' : '';
+	}
+}
+
+/* ---- applying a view ----------------------------------------------------- */
+
+function setClass(f, from, to) {
+	var list = els[f].classList;
+	if (from === PARENT) {
+		list.remove('parent');
+	} else if (from === HIDE) {
+		list.remove('hide');
+	}
+	if (to === PARENT) {
+		list.add('parent');
+	} else if (to === HIDE) {
+		list.add('hide');
+	}
+}
+
+function setLabel(f, label) {
+	var t = texts[f];
+	if (!t) {
+		if (label === '') {
+			return;
+		}
+		t = document.createElementNS(SVG_NS, 'text');
+		t.setAttribute('x', fmt(curX[f] + 3));
+		t.setAttribute('y', fmt(y0[f] + (frameHeight - 1) / 2 + 3));
+		t.appendChild(document.createTextNode(''));
+		els[f].appendChild(t);
+		texts[f] = t;
+	}
+	if (t.firstChild) {
+		t.firstChild.nodeValue = label;
+	} else {
+		t.textContent = label;
+	}
+}
+
+/* z < 0: the unzoomed graph, with the writer's own strings restored. */
+function applyView(z) {
+	var f, q, ratio, lo, hi;
+	var labels = [];
+	/* 1. targets, in plain JavaScript */
+	if (z < 0) {
+		tCls.fill(0);
+		tX.set(x0);
+		tW.set(w0);
+		lo = 0;
+		hi = N;
+	} else {
+		tCls.fill(HIDE);
+		ratio = fullWidth / w0[z];
+		lo = pre[z];
+		hi = pre[z] + size[z];
+		for (q = lo; q < hi; q++) {
+			f = order[q];
+			tCls[f] = 0;
+			tX[f] = xpad + (x0[f] - x0[z]) * ratio;
+			tW[f] = w0[f] * ratio;
+		}
+		for (f = parent[z]; f >= 0; f = parent[f]) {
+			tCls[f] = PARENT;
+			tX[f] = xpad;
+			tW[f] = fullWidth;
+		}
+	}
+	/* 2. labels of the visible frames; measuring only reads layout */
+	function want(f) {
+		if (z < 0) {
+			if (curLabel[f] !== origLabel[f]) {
+				labels.push(f, origLabel[f]);
+			}
+		} else if (labelWidth[f] !== tW[f]) {
+			var label = fitLabel(names[f], tW[f]);
+			labelWidth[f] = tW[f];
+			if (label !== curLabel[f]) {
+				labels.push(f, label);
+			}
+		}
+	}
+	for (q = lo; q < hi; q++) {
+		want(z < 0 ? q : order[q]);
+	}
+	if (z >= 0) {
+		for (f = parent[z]; f >= 0; f = parent[f]) {
+			want(f);
+		}
+	} else {
+		labelWidth.set(w0);
+	}
+	/* 3. writes */
+	for (f = 0; f < N; f++) {
+		if (tCls[f] !== cls[f]) {
+			setClass(f, cls[f], tCls[f]);
+			cls[f] = tCls[f];
+		}
+		if (tCls[f] === HIDE) {
+			continue;
+		}
+		if (tX[f] !== curX[f]) {
+			curX[f] = tX[f];
+			rects[f].setAttribute('x', z < 0 ? xStr[f] : fmt(tX[f]));
+			if (texts[f]) {
+				texts[f].setAttribute('x', z < 0 && textXStr[f] !== null ? textXStr[f] : fmt(tX[f] + 3));
+			}
+		}
+		if (tW[f] !== curW[f]) {
+			curW[f] = tW[f];
+			rects[f].setAttribute('width', z < 0 ? wStr[f] : fmt(tW[f]));
+		}
+	}
+	for (q = 0; q < labels.length; q += 2) {
+		setLabel(labels[q], labels[q + 1]);
+		curLabel[labels[q]] = labels[q + 1];
+	}
+}
+
+/* ---- URL ----------------------------------------------------------------- */
+
+function updateUrl(changes) {
+	try {
+		var url = new URL(window.location.href);
+		Object.keys(changes).forEach(function (key) {
+			if (changes[key] === null) {
+				url.searchParams.delete(key);
+			} else {
+				url.searchParams.set(key, changes[key]);
+			}
+		});
+		var query = url.searchParams.toString();
+		url.search = query ? '?' + query : '';
+		if (url.href !== window.location.href) {
+			window.history.replaceState(window.history.state, '', url.href);
+		}
+	} catch (e) {
+		/* file:// in some browsers, sandboxed frames: the view still works */
+	}
+}
+
+/* ---- zoom ---------------------------------------------------------------- */
+
+function showElement(el, shown) {
+	if (el) {
+		el.classList.toggle('hide', !shown);
+	}
+}
+
+function resetZoom() {
+	applyView(-1);
+	zoomed = -1;
+	showElement(unzoomEl, false);
+	updateUrl({x: null, y: null});
+}
+
+function zoomTo(f) {
+	if (f < 0 || f >= N) {
+		return;
+	}
+	if (parent[f] < 0) {
+		resetZoom();
+		return;
+	}
+	applyView(f);
+	zoomed = f;
+	showElement(unzoomEl, true);
+	updateUrl({x: xStr[f], y: yStr[f]});
+}
+
+/* ---- details line -------------------------------------------------------- */
+
+function inZoom(f) {
+	return zoomed >= 0 && pre[f] >= pre[zoomed] && pre[f] < pre[zoomed] + size[zoomed];
+}
+
+function detailsText(f) {
+	var extra = ' | self: ' + formatCount(self[f]) + ' ' + countName + ' (' + pct(self[f], total) + ')';
+	if (zoomed >= 0 && inZoom(f)) {
+		extra += ' | ' + pct(count[f], count[zoomed]) + ' of zoom';
+	}
+	var title = titles[f];
+	var name = names[f];
+	/* Keep clear of #matched, at the other end of the same line. */
+	var room = Math.floor((fullWidth - (matchedEl ? matchedEl.textContent.length + 2 : 0) * charWidth) / charWidth);
+	var over = nameType.length + 1 + title.length + extra.length - room;
+	if (over > 0 && name.length > 0) {
+		var keep = name.length - over - 2;
+		if (keep > 0 && isHighSurrogate(name, keep - 1)) {
+			keep--;
+		}
+		title = (keep > 0 ? name.slice(0, keep) : '') + '..' + title.slice(name.length);
+	}
+	return nameType + ' ' + title + extra;
+}
+
+function setText(el, s) {
+	if (el) {
+		el.textContent = s;
+	}
+}
+
+function showDetails(f) {
+	setText(detailsEl, detailsText(f));
+}
+
+function clearDetails() {
+	setText(detailsEl, focusShown && focused >= 0 ? detailsText(focused) : ' ');
+}
+
+/* ---- keyboard focus ------------------------------------------------------ */
+
+function setFocus(f, shown) {
+	if (focused >= 0 && focusShown) {
+		els[focused].classList.remove('focus');
+	}
+	focused = f;
+	focusShown = shown && f >= 0;
+	if (focusShown) {
+		els[f].classList.add('focus');
+		showDetails(f);
+		try {
+			rects[f].scrollIntoView({block: 'nearest', inline: 'nearest'});
+		} catch (e) {
+			/* older browsers: no scrolling */
+		}
+	}
+}
+
+function visible(f) {
+	return f >= 0 && cls[f] !== HIDE && w0[f] > 0;
+}
+
+function rowNeighbour(f, step) {
+	var row = rows[depth[f]];
+	for (var q = rowPos[f] + step; q >= 0 && q < row.length; q += step) {
+		if (visible(row[q])) {
+			return row[q];
+		}
+	}
+	return -1;
+}
+
+function firstVisibleChild(f) {
+	var kids = childrenOf(f);
+	for (var q = 0; q < kids.length; q++) {
+		if (visible(kids[q])) {
+			return kids[q];
+		}
+	}
+	return -1;
+}
+
+function moveFocus(key) {
+	var target;
+	if (!focusShown || !visible(focused)) {
+		setFocus(visible(focused) ? focused : zoomed >= 0 ? zoomed : root, true);
+		return;
+	}
+	if (key === 'ArrowLeft') {
+		target = rowNeighbour(focused, -1);
+	} else if (key === 'ArrowRight') {
+		target = rowNeighbour(focused, 1);
+	} else if ((key === 'ArrowDown') !== inverted) {
+		target = parent[focused];
+	} else {
+		target = firstVisibleChild(focused);
+	}
+	if (visible(target)) {
+		setFocus(target, true);
+	}
+}
+
+/* ---- search -------------------------------------------------------------- */
+
+var ignoreCase = false;
+var searchTerm = null;
+var searchRe = null;
+var matches = [];
+var highlighted = [];
+var matchPos = -1;
+var prevEl = null;
+var nextEl = null;
+var clearEl = null;
+
+function toRegExp(term) {
+	var flags = ignoreCase ? 'i' : '';
+	try {
+		return new RegExp(term, flags);
+	} catch (e) {
+		return new RegExp(term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&'), flags);
+	}
+}
+
+function unhighlight() {
+	for (var q = 0; q < highlighted.length; q++) {
+		rects[highlighted[q]].removeAttribute('fill');
+	}
+	highlighted = [];
+}
+
+function matchedText() {
+	var source = searchRe.source;
+	if (source.length > 40) {
+		source = source.slice(0, 38) + '..';
+	}
+	var sum = 0;
+	var cover = -1;
+	for (var q = 0; q < N; q++) {
+		var f = order[q];
+		if (q >= cover && searchRe.test(names[f])) {
+			sum += count[f];
+			cover = q + size[f];
+		}
+	}
+	var p = total > 0 ? 100 * sum / total : 0;
+	var where = matchPos >= 0 ? (matchPos + 1) + ' of ' + matches.length : String(matches.length);
+	return 'Matched: ' + (p === 100 ? '100' : p.toFixed(1)) + '% for /' + source + '/' +
+		(ignoreCase ? 'i' : '') + ' (' + where + (matches.length === 1 ? ' frame)' : ' frames)');
+}
+
+function runSearch(term) {
+	unhighlight();
+	searchTerm = term;
+	searchRe = toRegExp(term);
+	matches = [];
+	matchPos = -1;
+	for (var q = 0; q < N; q++) {
+		var f = order[q];
+		if (searchRe.test(names[f])) {
+			matches.push(f);
+		}
+	}
+	for (q = 0; q < matches.length; q++) {
+		rects[matches[q]].setAttribute('fill', SEARCH_FILL);
+	}
+	highlighted = matches.slice();
+	setText(matchedEl, matchedText());
+	if (searchEl) {
+		searchEl.classList.add('show');
+	}
+	showElement(clearEl, true);
+	showElement(prevEl, matches.length > 0);
+	showElement(nextEl, matches.length > 0);
+	updateUrl({s: term});
+}
+
+function clearSearch() {
+	unhighlight();
+	searchTerm = null;
+	searchRe = null;
+	matches = [];
+	matchPos = -1;
+	setText(matchedEl, ' ');
+	if (searchEl) {
+		searchEl.classList.remove('show');
+	}
+	showElement(clearEl, false);
+	showElement(prevEl, false);
+	showElement(nextEl, false);
+	updateUrl({s: null});
+}
+
+function promptSearch() {
+	var term;
+	var message = 'Enter a search term (regexp allowed, eg: ^ext4_)' +
+		(ignoreCase ? ', ignoring case' : '') + '\nPress Ctrl-i to toggle case sensitivity';
+	try {
+		term = window.prompt(message, searchTerm === null ? '' : searchTerm);
+	} catch (e) {
+		return;
+	}
+	if (term === null || term === undefined) {
+		return;
+	}
+	if (term === '') {
+		clearSearch();
+	} else {
+		runSearch(term);
+	}
+}
+
+function toggleIgnoreCase() {
+	ignoreCase = !ignoreCase;
+	if (ignoreCaseEl) {
+		ignoreCaseEl.classList.toggle('show', ignoreCase);
+	}
+	if (searchTerm !== null) {
+		runSearch(searchTerm);
+	}
+}
+
+/* Next (step 1) or previous (-1) match in pre-order from the focus. */
+function gotoMatch(step) {
+	if (!matches.length) {
+		return;
+	}
+	var from = focused >= 0 ? pre[focused] : step > 0 ? -1 : N;
+	var q = -1;
+	var m;
+	if (step > 0) {
+		for (m = 0; m < matches.length && q < 0; m++) {
+			if (pre[matches[m]] > from) {
+				q = m;
+			}
+		}
+		q = q < 0 ? 0 : q;
+	} else {
+		for (m = matches.length - 1; m >= 0 && q < 0; m--) {
+			if (pre[matches[m]] < from) {
+				q = m;
+			}
+		}
+		q = q < 0 ? matches.length - 1 : q;
+	}
+	matchPos = q;
+	zoomTo(matches[q]);
+	setFocus(matches[q], true);
+	setText(matchedEl, matchedText());
+}
+
+/* ---- controls created here: previous/next match and clear search ---------- */
+
+function makeButton(id, label, tip, x, y, action) {
+	var t = document.createElementNS(SVG_NS, 'text');
+	var title = document.createElementNS(SVG_NS, 'title');
+	t.setAttribute('id', id);
+	t.setAttribute('class', 'fg-button hide');
+	t.setAttribute('x', fmt(x));
+	t.setAttribute('y', y);
+	title.textContent = tip;
+	t.appendChild(title);
+	t.appendChild(document.createTextNode(label));
+	t.addEventListener('click', function (e) {
+		e.preventDefault();
+		action();
+	});
+	svg.insertBefore(t, framesGroup);
+	return t;
+}
+
+if (searchEl) {
+	var sx = parseFloat(searchEl.getAttribute('x')) || 0;
+	var sy = searchEl.getAttribute('y') || String(2 * fontSize);
+	var sw = 6 * charWidth;
+	try {
+		sw = searchEl.getComputedTextLength() || sw;
+	} catch (e) {
+		/* keep the estimate */
+	}
+	prevEl = makeButton('prev-match', '\u2039', 'Previous match (N)', sx - 2.6 * fontSize, sy, function () { gotoMatch(-1); });
+	nextEl = makeButton('next-match', '\u203A', 'Next match (n)', sx - 1.3 * fontSize, sy, function () { gotoMatch(1); });
+	clearEl = makeButton('clear-search', '\u00D7', 'Clear search', sx + sw + fontSize / 2, sy, clearSearch);
+}
+if (matchedEl) {
+	/* Right-aligned, so a long "Matched: ... for /term/" stays inside. */
+	matchedEl.setAttribute('x', fmt(svgWidth - xpad));
+	matchedEl.setAttribute('text-anchor', 'end');
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+function frameOf(node) {
+	for (; node && node !== framesGroup; node = node.parentNode) {
+		var f = indexOf.get(node);
+		if (f !== undefined) {
+			return f;
+		}
+	}
+	return -1;
+}
+
+framesGroup.addEventListener('mouseover', function (e) {
+	var f = frameOf(e.target);
+	if (f >= 0) {
+		showDetails(f);
+	}
+});
+framesGroup.addEventListener('mouseout', function (e) {
+	var f = frameOf(e.target);
+	if (f >= 0 && frameOf(e.relatedTarget) !== f) {
+		clearDetails();
+	}
+});
+framesGroup.addEventListener('click', function (e) {
+	var f = frameOf(e.target);
+	if (f < 0 || e.button !== 0) {
+		return;
+	}
+	if (isLink[f]) {
+		if (!e.altKey) {
+			return;
+		}
+		e.preventDefault();
+	}
+	setFocus(f, false);
+	zoomTo(f);
+	showDetails(f);
+});
+if (unzoomEl) {
+	unzoomEl.addEventListener('click', resetZoom);
+}
+if (searchEl) {
+	searchEl.addEventListener('click', promptSearch);
+}
+if (ignoreCaseEl) {
+	ignoreCaseEl.addEventListener('click', toggleIgnoreCase);
+}
+
+document.addEventListener('keydown', function (e) {
+	var key = e.key;
+	var ctrl = e.ctrlKey || e.metaKey;
+	var letter = key && key.length === 1 ? key.toLowerCase() : '';
+	if (ctrl && !e.altKey && (letter === 'f' || e.keyCode === 70)) {
+		promptSearch();
+	} else if (ctrl && !e.altKey && (letter === 'i' || e.keyCode === 73)) {
+		toggleIgnoreCase();
+	} else if (ctrl || e.altKey) {
+		return;
+	} else if (key === 'F3' || e.keyCode === 114 || key === '/') {
+		promptSearch();
+	} else if (key === 'Escape' || key === 'Esc') {
+		resetZoom();
+	} else if (key === 'n') {
+		gotoMatch(1);
+	} else if (key === 'N') {
+		gotoMatch(-1);
+	} else if (key === 'ArrowUp' || key === 'ArrowDown' || key === 'ArrowLeft' || key === 'ArrowRight') {
+		moveFocus(key);
+	} else if (key === 'Enter' && focused >= 0 && visible(focused)) {
+		zoomTo(focused);
+		setFocus(focused, true);
+	} else {
+		return;
+	}
+	e.preventDefault();
+});
+
+/* ---- state from the URL -------------------------------------------------- */
+
+(function restore() {
+	var params;
+	try {
+		params = new URLSearchParams(window.location.search);
+	} catch (e) {
+		return;
+	}
+	var x = parseFloat(params.get('x'));
+	var y = parseFloat(params.get('y'));
+	if (isFinite(x) && isFinite(y)) {
+		var best = -1;
+		for (var f = 0; f < N; f++) {
+			if (Math.abs(x0[f] - x) < EPS && Math.abs(y0[f] - y) < EPS && (best < 0 || w0[f] > w0[best])) {
+				best = f;
+			}
+		}
+		if (best >= 0) {
+			zoomTo(best);
+			setFocus(best, false);
+		}
+	}
+	var s = params.get('s');
+	if (s) {
+		runSearch(s);
+	}
+})();
+})();
