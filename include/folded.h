@@ -397,6 +397,102 @@ int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
 
 /* fg-collapse-dtrace and fg-collapse-stap. */
 
+/*
+ * DTrace aggregations of stack()/ustack()/jstack() and SystemTap
+ * print_stack()/print_ustack() output share one shape, called "trace" text
+ * here: frames one a line, leaf first, each stack ended by a line holding
+ * only a whole number (its count; whitespace around it is allowed). Blank
+ * lines are ignored. A trace parser takes such lines, cleans each frame as
+ * its format requires, and adds every finished stack, root first, to an
+ * fg_stacks table (which fg_stacks_write then prints sorted).
+ *
+ * DTrace frames (`module\`function+0xOFF`): the trailing "+0xOFF" is removed
+ * unless include_offset (names keep any other '+': libstdc++, operator+);
+ * after the first "::" the name is cut at the last '(' or '<' (C++
+ * arguments and template tails); "a->b->c" inline chains become the frames
+ * a;b_[i];c_[i]; a leading 'L' is dropped from JVM names (those holding a
+ * '/'); a DTrace banner ("CPU ID FUNCTION:NAME" and the probe line after it)
+ * between stacks is skipped, so every input may carry its own.
+ * SystemTap frames (" 0xADDR : func+0xOFF/0xSIZE [module]"): the frame is
+ * func; only the "0xADDR : " prefix, the "+0xOFF/0xSIZE" offset and the
+ * " [module]" suffix are removed; a frame with no name stays its address.
+ * Both: ';' inside a name becomes ':', an empty name becomes "-".
+ *
+ * Malformed input is never fatal and loses nothing else: frames that no
+ * count line ends, a count line with no frames, a line that looks like a
+ * number but is no count ("1.5", "-3", a count beyond 2^64 - 1), a line
+ * holding control characters, and a stack longer than FG_TRACE_STACK_MAX
+ * bytes are dropped with a warning naming the file and line. Only the first
+ * FG_TRACE_WARNINGS_MAX warnings of a parser are passed to the warner;
+ * fg_trace_parser_skipped counts them all.
+ */
+typedef enum fg_trace_format {
+	FG_TRACE_DTRACE,  /* stackcollapse.pl input */
+	FG_TRACE_STAP,    /* stackcollapse-stap.pl input */
+} fg_trace_format;
+
+typedef struct fg_trace_options {
+	fg_trace_format format;
+	bool include_offset;  /* DTrace: keep "+0xOFF" (--includeoffset) */
+} fg_trace_options;
+
+#define FG_TRACE_STACK_MAX (64u << 20)
+#define FG_TRACE_WARNINGS_MAX 10
+
+typedef struct fg_trace_parser fg_trace_parser;
+
+/* A parser for one format; NULL when out of memory. A parser holds the
+ * stack being read, so each thread needs its own. */
+fg_trace_parser *fg_trace_parser_new(const fg_trace_options *options);
+void fg_trace_parser_free(fg_trace_parser *parser);
+
+/*
+ * Parses one line (without its '\n'; a trailing '\r' is ignored) numbered
+ * line_number of the input named file (used in warnings; it must stay valid
+ * until fg_trace_parser_end). Finished stacks go into `into`. Returns 0,
+ * or FG_ENOMEM (fatal); everything else is a warning.
+ */
+int fg_trace_parser_line(fg_trace_parser *parser, const char *line, size_t length,
+			 const char *file, uint64_t line_number, fg_stacks *into,
+			 const fg_warner *warner, fg_error *err);
+
+/*
+ * Parses a buffer of lines (the last may lack its '\n'), the first of which
+ * is line first_line of file. Calls fg_trace_parser_line for each line.
+ */
+int fg_trace_parser_buffer(fg_trace_parser *parser, const char *bytes, size_t length,
+			   const char *file, uint64_t first_line, fg_stacks *into,
+			   const fg_warner *warner, fg_error *err);
+
+/* Ends an input: frames that no count line ended are dropped with a
+ * warning. Call it at the end of every input file. */
+void fg_trace_parser_end(fg_trace_parser *parser, const fg_warner *warner);
+
+/* The number of malformed lines and stacks skipped so far. */
+uint64_t fg_trace_parser_skipped(const fg_trace_parser *parser);
+
+/*
+ * All of fg-collapse-dtrace / fg-collapse-stap: reads the inputs (count
+ * paths; none, or "-", is stdin; gzip is detected), and writes the folded
+ * stacks, sorted, to output (NULL or "-": stdout; else atomically). jobs is
+ * the number of threads (0: one per core); the output is the same for any.
+ * Returns 0, FG_EEMPTY (no stack in any input: the empty output is written
+ * all the same), or FG_EIO / FG_ENOMEM / FG_ENOZLIB with err filled in.
+ */
+int fg_trace_collapse(const fg_trace_options *options, const char *const *paths,
+		      size_t count, const char *output, unsigned jobs,
+		      const fg_warner *warner, fg_error *err);
+
+/*
+ * Frame cleaning alone (for tests): cleans one input line that is a frame
+ * and pushes the frame(s) it yields onto b, so that fg_stack_builder_join
+ * gives them in root-first order ("a->b" gives "a;b_[i]"). Return 0 or
+ * FG_ENOMEM.
+ */
+int fg_dtrace_clean_frame(const char *line, size_t length, bool include_offset,
+			  fg_stack_builder *b);
+int fg_stap_clean_frame(const char *line, size_t length, fg_stack_builder *b);
+
 /* ------------------------------------------------------------------- diff */
 
 #ifdef __cplusplus
