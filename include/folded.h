@@ -319,6 +319,9 @@ const char *fg_tree_name(const fg_tree *tree, fg_node_id node, size_t *length);
 fg_count fg_tree_total(const fg_tree *tree, fg_node_id node);
 /* Inclusive BEFORE count of a differential tree (zero otherwise). */
 fg_count fg_tree_total_before(const fg_tree *tree, fg_node_id node);
+/* Flame charts: the sum of the counts added before the node's first stack,
+ * i.e. where it starts on the time axis (zero for other trees). */
+fg_count fg_tree_start(const fg_tree *tree, fg_node_id node);
 
 /* ---------------------------------------------------------------- a graph */
 
@@ -356,6 +359,14 @@ typedef struct fg_graph_options {
 } fg_graph_options;
 
 void fg_graph_options_init(fg_graph_options *options);
+
+/* Whether name is a known palette ("hot", "java", ...); an unknown one
+ * draws every frame black, as flamegraph.pl does. */
+bool fg_palette_is_valid(const char *name);
+
+/* Whether name is a valid --bgcolors value: yellow, blue, green, grey or
+ * "#" and six hex digits. */
+bool fg_background_is_valid(const char *name);
 
 /*
  * A flame graph being built: folded lines go in (fg_graph_add_line or

@@ -84,8 +84,9 @@ void fg_trace_parser_end(fg_trace_parser *p, const fg_warner *warner)
 {
 	if (p->first_line != 0)
 		skip(p, warner, p->file, p->first_line,
-		     "%llu frame line%s with no count line after them ignored",
-		     (unsigned long long)p->pending_lines, p->pending_lines == 1 ? "" : "s");
+		     "%llu frame line%s with no count line after %s ignored",
+		     (unsigned long long)p->pending_lines, p->pending_lines == 1 ? "" : "s",
+		     p->pending_lines == 1 ? "it" : "them");
 	forget_stack(p);
 	p->after_banner = false;
 }

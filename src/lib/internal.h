@@ -45,4 +45,8 @@ void fg_arena_free(fg_arena *arena);
 char *fg_arena_copy(fg_arena *arena, const void *bytes, size_t length);
 void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align);
 
+/* The entry of a stack in a table, or NULL (stacks.c). */
+const fg_stack_entry *fg_stacks_find(const fg_stacks *stacks, const char *stack,
+				     size_t length);
+
 #endif

@@ -103,6 +103,18 @@ static fg_stack_entry *find_or_add(fg_stacks *s, const char *stack, size_t lengt
 	return e;
 }
 
+const fg_stack_entry *fg_stacks_find(const fg_stacks *s, const char *stack, size_t length)
+{
+	uint64_t hash = fg_hash_bytes(stack, length);
+	for (size_t at = hash & s->slot_mask; s->slots[at] != 0; at = (at + 1) & s->slot_mask) {
+		const fg_stack_entry *e = &s->entries[s->slots[at] - 1];
+		if (s->hashes[s->slots[at] - 1] == hash && e->stack_length == length &&
+		    memcmp(e->stack, stack, length) == 0)
+			return e;
+	}
+	return NULL;
+}
+
 int fg_stacks_add(fg_stacks *s, const char *stack, size_t length, int column,
 		  fg_count count)
 {

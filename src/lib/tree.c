@@ -36,6 +36,8 @@ struct fg_tree {
 	size_t size, capacity;
 	fg_count *before;        /* differential: BEFORE per node, like count */
 	size_t before_capacity;
+	fg_count *starts;        /* flame charts: the grand total when created */
+	size_t starts_capacity;
 	uint32_t *slots;         /* child table: node id + 1, 0 = empty */
 	size_t slot_mask;
 	fg_count grand_total, grand_before;
@@ -65,6 +67,9 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, const char *name, size
 	if (t->before != NULL &&
 	    fg_grow((void **)&t->before, &t->before_capacity, t->size + 1, sizeof(*t->before)) != 0)
 		return FG_NODE_NONE;
+	if ((t->flags & FG_TREE_FLAMECHART) &&
+	    fg_grow((void **)&t->starts, &t->starts_capacity, t->size + 1, sizeof(*t->starts)) != 0)
+		return FG_NODE_NONE;
 	const char *copy = length ? fg_arena_copy(&t->names, name, length) : "";
 	if (copy == NULL)
 		return FG_NODE_NONE;
@@ -78,6 +83,8 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, const char *name, size
 	n->count.whole = n->count.frac = 0;
 	if (t->before != NULL)
 		t->before[id] = n->count;
+	if (t->starts != NULL)
+		t->starts[id] = t->grand_total;
 	if (parent != FG_NODE_NONE) {
 		node *p = &t->nodes[parent];
 		if (p->last_child == FG_NODE_NONE)
@@ -112,6 +119,7 @@ void fg_tree_free(fg_tree *t)
 	fg_arena_free(&t->names);
 	free(t->nodes);
 	free(t->before);
+	free(t->starts);
 	free(t->slots);
 	free(t->previous);
 	free(t->frame_ends);
@@ -332,4 +340,10 @@ fg_count fg_tree_total_before(const fg_tree *t, fg_node_id n)
 {
 	fg_count zero = {0, 0};
 	return t->before != NULL ? t->before[n] : zero;
+}
+
+fg_count fg_tree_start(const fg_tree *t, fg_node_id n)
+{
+	fg_count zero = {0, 0};
+	return t->starts != NULL ? t->starts[n] : zero;
 }

@@ -1,0 +1,185 @@
+/*
+ * text.c - UTF-8 cleaning, XML escaping and character counting for names.
+ */
+#include <stdlib.h>
+
+#include "text.h"
+
+int fg_buffer_reserve(fg_buffer *b, size_t more)
+{
+	return fg_grow((void **)&b->data, &b->capacity, b->length + more + 1, 1);
+}
+
+int fg_buffer_append(fg_buffer *b, const void *bytes, size_t length)
+{
+	if (b->capacity - b->length <= length && fg_buffer_reserve(b, length) != 0)
+		return FG_ENOMEM;
+	memcpy(b->data + b->length, bytes, length);
+	b->length += length;
+	return 0;
+}
+
+void fg_buffer_free(fg_buffer *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->length = b->capacity = 0;
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at p (1..4) holding a character
+ * XML allows, or 0 when the byte at p must be replaced.
+ */
+static size_t valid_sequence(const unsigned char *p, size_t left)
+{
+	unsigned char c = p[0];
+	if (c < 0x80)
+		return (c >= 0x20 || c == '\t') ? 1 : 0;
+	if (c < 0xc2)
+		return 0; /* continuation byte, or overlong 2-byte lead */
+	if (c < 0xe0)
+		return left >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c < 0xf0) {
+		if (left < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xe0 && p[1] < 0xa0)
+			return 0; /* overlong */
+		if (c == 0xed && p[1] >= 0xa0)
+			return 0; /* UTF-16 surrogate */
+		if (c == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf))
+			return 0; /* U+FFFE, U+FFFF */
+		return 3;
+	}
+	if (c < 0xf5) {
+		if (left < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
+		    (p[3] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xf0 && p[1] < 0x90)
+			return 0; /* overlong */
+		if (c == 0xf4 && p[1] >= 0x90)
+			return 0; /* beyond U+10FFFF */
+		return 4;
+	}
+	return 0;
+}
+
+bool fg_text_is_clean(const char *bytes, size_t length)
+{
+	const unsigned char *p = (const unsigned char *)bytes;
+	for (size_t i = 0; i < length;) {
+		if (p[i] >= 0x20 && p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		size_t n = valid_sequence(p + i, length - i);
+		if (n == 0)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+int fg_text_clean(fg_buffer *out, const char *bytes, size_t length)
+{
+	static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
+	const unsigned char *p = (const unsigned char *)bytes;
+	if (fg_buffer_reserve(out, length + 8) != 0)
+		return FG_ENOMEM;
+	size_t run = 0; /* start of the pending run of good bytes */
+	for (size_t i = 0; i < length;) {
+		if (p[i] >= 0x20 && p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		size_t n = valid_sequence(p + i, length - i);
+		if (n > 0) {
+			i += n;
+			continue;
+		}
+		if (fg_buffer_append(out, bytes + run, i - run) != 0 ||
+		    fg_buffer_append(out, replacement, 3) != 0)
+			return FG_ENOMEM;
+		i++;
+		run = i;
+	}
+	return fg_buffer_append(out, bytes + run, length - run);
+}
+
+int fg_text_escape(fg_buffer *out, const char *clean, size_t length)
+{
+	size_t run = 0;
+	for (size_t i = 0; i < length; i++) {
+		const char *entity;
+		switch (clean[i]) {
+		case '&': entity = "&amp;"; break;
+		case '<': entity = "&lt;"; break;
+		case '>': entity = "&gt;"; break;
+		case '"': entity = "&quot;"; break;
+		default: continue;
+		}
+		if (fg_buffer_append(out, clean + run, i - run) != 0 ||
+		    fg_buffer_append_str(out, entity) != 0)
+			return FG_ENOMEM;
+		run = i + 1;
+	}
+	return fg_buffer_append(out, clean + run, length - run);
+}
+
+size_t fg_text_characters(const char *clean, size_t length)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < length; i++)
+		n += ((unsigned char)clean[i] & 0xc0) != 0x80;
+	return n;
+}
+
+size_t fg_text_prefix_bytes(const char *clean, size_t length, size_t n)
+{
+	size_t i = 0;
+	while (i < length) {
+		if (((unsigned char)clean[i] & 0xc0) != 0x80) {
+			if (n == 0)
+				break;
+			n--;
+		}
+		i++;
+	}
+	return i;
+}
+
+uint32_t fg_text_next_code_point(const char *bytes, size_t length, size_t *at)
+{
+	const unsigned char *p = (const unsigned char *)bytes + *at;
+	size_t left = length - *at;
+	unsigned char c = p[0];
+	size_t n = c < 0x80 ? 1 : valid_sequence(p, left);
+	if (n == 0 && c >= 0xc2 && c < 0xf5) {
+		/* Well-formed but not allowed in XML (e.g. U+FFFE): still decode. */
+		n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+		if (n > left)
+			n = 0;
+		for (size_t k = 1; k < n; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				n = 0;
+	}
+	if (n <= 1) {
+		*at += 1;
+		return c;
+	}
+	*at += n;
+	uint32_t cp = c & (0x7f >> n);
+	for (size_t k = 1; k < n; k++)
+		cp = (cp << 6) | (p[k] & 0x3f);
+	return cp;
+}
+
+size_t fg_name_without_annotation(const char *name, size_t length)
+{
+	if (length >= 4 && name[length - 4] == '_' && name[length - 3] == '[' &&
+	    name[length - 1] == ']') {
+		char kind = name[length - 2];
+		if (kind == 'k' || kind == 'j' || kind == 'i' || kind == 'w')
+			return length - 4;
+	}
+	return length;
+}

@@ -1,0 +1,55 @@
+/*
+ * text.h - names made safe for XML, and the character-level operations
+ * (counting, truncating, hashing) done on them. Internal to libfolded.
+ *
+ * Names arrive as arbitrary bytes. fg_text_clean turns them into valid
+ * UTF-8 holding only characters XML 1.0 allows: every byte that does not
+ * start a well-formed UTF-8 sequence, every C0 control other than tab, and
+ * U+FFFE/U+FFFF become U+FFFD. Escaping then happens on clean text only.
+ */
+#ifndef FG_TEXT_H
+#define FG_TEXT_H
+
+#include "internal.h"
+
+/* A growable byte string. */
+typedef struct fg_buffer {
+	char *data;
+	size_t length, capacity;
+} fg_buffer;
+
+int fg_buffer_reserve(fg_buffer *b, size_t more);
+int fg_buffer_append(fg_buffer *b, const void *bytes, size_t length);
+static inline int fg_buffer_append_str(fg_buffer *b, const char *s)
+{
+	return fg_buffer_append(b, s, strlen(s));
+}
+void fg_buffer_free(fg_buffer *b);
+
+/* Appends the cleaned form of bytes to out (see above). */
+int fg_text_clean(fg_buffer *out, const char *bytes, size_t length);
+
+/* True when bytes are already clean (no copy needed). */
+bool fg_text_is_clean(const char *bytes, size_t length);
+
+/* Appends clean text escaped for XML element content and attribute
+ * values: & < > " become entities. */
+int fg_text_escape(fg_buffer *out, const char *clean, size_t length);
+
+/* Number of characters (code points) in clean text. */
+size_t fg_text_characters(const char *clean, size_t length);
+
+/* Byte length of the first n characters of clean text. */
+size_t fg_text_prefix_bytes(const char *clean, size_t length, size_t n);
+
+/*
+ * Decodes the next code point of raw bytes at *at, advancing *at. Bytes
+ * that are not well-formed UTF-8 decode as their own value (Latin-1), the
+ * way flamegraph.pl's colour hashes saw them.
+ */
+uint32_t fg_text_next_code_point(const char *bytes, size_t length, size_t *at);
+
+/* Length of a name without one trailing annotation (_[k] _[j] _[i] _[w]). */
+size_t fg_name_without_annotation(const char *name, size_t length);
+
+#endif

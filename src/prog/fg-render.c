@@ -1,0 +1,176 @@
+/*
+ * fg-render - folded stacks in, an interactive SVG flame graph out.
+ * Options are flamegraph.pl's (same names, same defaults); see fg-render(1).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+	"Usage: fg-render [OPTIONS] [FILE...] > graph.svg\n"
+	"       fg-render [OPTIONS] -o graph.svg [FILE...]\n"
+	"Render folded stacks (\"frame;frame;frame COUNT\" lines) from the FILEs\n"
+	"(or standard input; - is standard input; .gz is read transparently)\n"
+	"as an interactive SVG flame graph.\n"
+	"\n"
+	"  -o, --output FILE  write to FILE atomically (default: standard output)\n"
+	"  --title TEXT       title (default \"Flame Graph\")\n"
+	"  --subtitle TEXT    second line of title\n"
+	"  --width NUM        width of image in pixels (default 1200)\n"
+	"  --height NUM       height of each frame (default 16)\n"
+	"  --minwidth NUM     omit frames narrower than NUM pixels, or NUM% of\n"
+	"                     the total (default 0.1)\n"
+	"  --fonttype FONT    font type (default \"Verdana\")\n"
+	"  --fontsize NUM     font size (default 12)\n"
+	"  --fontwidth NUM    average glyph width / font size (default 0.59)\n"
+	"  --countname TEXT   count type label (default \"samples\")\n"
+	"  --nametype TEXT    name type label (default \"Function:\")\n"
+	"  --colors PALETTE   hot (default), mem, io, wakeup, chain, java, js,\n"
+	"                     perl, red, green, blue, aqua, yellow, purple, orange\n"
+	"  --bgcolors COLOR   yellow, blue, green, grey or #rrggbb\n"
+	"  --hash             colors are keyed by function name hash\n"
+	"  --random           colors are randomly generated\n"
+	"  --cp               use consistent palette (palette.map)\n"
+	"  --reverse          generate stack-reversed flame graph\n"
+	"  --inverted         icicle graph\n"
+	"  --flamechart       produce a flame chart (sort by time, do not merge stacks)\n"
+	"  --negate           switch differential hues (blue<->red)\n"
+	"  --notes TEXT       add notes comment in SVG (for debugging)\n"
+	"  --total NUM        scale the graph to NUM samples when larger than the sum\n"
+	"  --factor NUM       multiply displayed counts by NUM\n"
+	"  --nameattr FILE    file holding function attributes\n"
+	"  --encoding ENC     XML encoding declaration\n"
+	"  --help             display this help and exit\n"
+	"  --version          display the version and exit\n"
+	"\n"
+	"Exit status: 0 success, 1 usage error, 2 no valid input or I/O error.\n"
+	"Example: perf script | fg-collapse-perf | fg-render > cpu.svg\n";
+
+typedef struct settings {
+	fg_graph_options graph;
+	const char *output;
+	const char *min_width;
+	const char *total;
+} settings;
+
+static int valid_min_width(settings *s)
+{
+	const char *text = s->min_width;
+	size_t length = strlen(text);
+	bool percent = length > 0 && text[length - 1] == '%';
+	char *end;
+	double v = strtod(text, &end);
+	if (length == 0 || text[0] == '-' || text[0] == '+' || end != text + length - percent ||
+	    v != v) {
+		cli_error("fg-render", "invalid --minwidth '%s': expected a number of pixels or NUM%%",
+			  text);
+		return -1;
+	}
+	s->graph.min_width = v;
+	s->graph.min_width_percent = percent;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	cli_start();
+	settings s = {0};
+	fg_graph_options *g = &s.graph;
+	fg_graph_options_init(g);
+	const cli_option options[] = {
+		{"output", 'o', CLI_STRING, &s.output},
+		{"title", 0, CLI_STRING, &g->title},
+		{"subtitle", 0, CLI_STRING, &g->subtitle},
+		{"width", 0, CLI_INT, &g->width},
+		{"height", 0, CLI_INT, &g->frame_height},
+		{"minwidth", 0, CLI_STRING, &s.min_width},
+		{"fonttype", 0, CLI_STRING, &g->font_type},
+		{"fontsize", 0, CLI_DOUBLE, &g->font_size},
+		{"fontwidth", 0, CLI_DOUBLE, &g->font_width},
+		{"countname", 0, CLI_STRING, &g->count_name},
+		{"nametype", 0, CLI_STRING, &g->name_type},
+		{"colors", 0, CLI_STRING, &g->colors},
+		{"bgcolors", 0, CLI_STRING, &g->bg_colors},
+		{"hash", 0, CLI_FLAG, &g->hash},
+		{"random", 0, CLI_FLAG, &g->random},
+		{"cp", 0, CLI_FLAG, &g->consistent_palette},
+		{"reverse", 0, CLI_FLAG, &g->reverse},
+		{"inverted", 0, CLI_FLAG, &g->inverted},
+		{"flamechart", 0, CLI_FLAG, &g->flamechart},
+		{"negate", 0, CLI_FLAG, &g->negate},
+		{"notes", 0, CLI_STRING, &g->notes},
+		{"total", 0, CLI_STRING, &s.total},
+		{"factor", 0, CLI_DOUBLE, &g->factor},
+		{"nameattr", 0, CLI_STRING, &g->name_attr_path},
+		{"encoding", 0, CLI_STRING, &g->encoding},
+		{NULL, 0, CLI_FLAG, NULL},
+	};
+	const cli c = {"fg-render", usage, options, &s};
+	int first = cli_parse(&c, argc, argv);
+
+	if (s.min_width != NULL && valid_min_width(&s) != 0)
+		return EXIT_USAGE;
+	if (s.total != NULL && s.total[0] != '\0' &&
+	    fg_count_parse(s.total, strlen(s.total), &g->total) != 0) {
+		cli_error("fg-render", "invalid --total '%s': expected a count", s.total);
+		return EXIT_USAGE;
+	}
+	if (g->width <= 20 || g->frame_height <= 1 || !(g->font_size > 0) || !(g->font_width > 0) ||
+	    !(g->factor > 0)) {
+		cli_error("fg-render", "--width must be > 20, --height > 1, and --fontsize, "
+				       "--fontwidth and --factor positive");
+		return EXIT_USAGE;
+	}
+	if (g->bg_colors != NULL && !fg_background_is_valid(g->bg_colors)) {
+		cli_error("fg-render", "unrecognized --bgcolors '%s': use yellow, blue, green, "
+				       "grey or #rrggbb", g->bg_colors);
+		return EXIT_USAGE;
+	}
+	if (!fg_palette_is_valid(g->colors))
+		cli_error("fg-render", "warning: unknown palette '%s': frames will be black",
+			  g->colors);
+
+	fg_warner warner = cli_warner("fg-render");
+	fg_error err = {0};
+	fg_graph *graph = fg_graph_new(g);
+	if (graph == NULL) {
+		cli_error("fg-render", "out of memory");
+		return EXIT_FAILURE_IO;
+	}
+	int status = EXIT_OK;
+	const char *stdin_only[] = {"-"};
+	char **files = first < argc ? argv + first : (char **)stdin_only;
+	int file_count = first < argc ? argc - first : 1;
+	for (int i = 0; i < file_count && status == EXIT_OK; i++) {
+		fg_input *in = fg_input_open(files[i], &err);
+		int rc = in ? fg_graph_read(graph, in, &warner, &err) : err.code;
+		fg_input_close(in);
+		if (rc != 0) {
+			cli_error("fg-render", "%s", err.message);
+			status = EXIT_FAILURE_IO;
+		}
+	}
+	if (status == EXIT_OK) {
+		fg_output *out = fg_output_open(s.output, &err);
+		int rc = out ? fg_graph_write_svg(graph, out, &warner, &err) : err.code;
+		if (out != NULL && rc != 0 && rc != FG_EEMPTY) {
+			fg_output_abort(out);
+		} else if (out != NULL) {
+			fg_error commit_err = {0};
+			if (fg_output_commit(out, &commit_err) != 0) {
+				rc = commit_err.code;
+				err = commit_err;
+			}
+		}
+		if (rc == FG_EEMPTY)
+			status = EXIT_FAILURE_IO;
+		else if (rc != 0) {
+			cli_error("fg-render", "%s", err.message);
+			status = EXIT_FAILURE_IO;
+		}
+	}
+	fg_graph_free(graph);
+	return status;
+}
