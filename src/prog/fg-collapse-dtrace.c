@@ -1,0 +1,44 @@
+/*
+ * fg-collapse-dtrace - DTrace stack aggregations to folded stacks
+ * (replaces stackcollapse.pl). The work is fg_trace_collapse in libfolded.
+ */
+#include "cli.h"
+
+static const char usage[] =
+	"usage: fg-collapse-dtrace [--includeoffset] [-j N] [-o FILE] [FILE ...]\n"
+	"\n"
+	"Folds DTrace stack()/ustack()/jstack() aggregation output into one line per\n"
+	"stack, \"root;...;leaf COUNT\", sorted. Reads the FILEs (gzip allowed) or stdin.\n"
+	"\n"
+	"  --includeoffset  keep the +0xOFF offsets of frames\n"
+	"  -j, --jobs N     threads to use (default: one per core)\n"
+	"  -o, --output FILE  write to FILE atomically (default: stdout)\n"
+	"  --help           show this help\n"
+	"  --version        show the version\n";
+
+int main(int argc, char **argv)
+{
+	fg_trace_options options = {.format = FG_TRACE_DTRACE};
+	const char *output = NULL;
+	int jobs = 0;
+	const cli_option table[] = {
+		{"includeoffset", 0, CLI_FLAG, &options.include_offset},
+		{"jobs", 'j', CLI_INT, &jobs},
+		{"output", 'o', CLI_STRING, &output},
+		{NULL, 0, CLI_FLAG, NULL},
+	};
+	const cli c = {"fg-collapse-dtrace", usage, table, NULL};
+	cli_start();
+	int first = cli_parse(&c, argc, argv);
+	if (jobs < 0) {
+		cli_error(c.program, "-j needs a number of threads, 0 for one per core");
+		return EXIT_USAGE;
+	}
+	fg_warner warner = cli_warner(c.program);
+	fg_error err = {0};
+	if (fg_trace_collapse(&options, (const char *const *)argv + first, (size_t)(argc - first),
+			      output, (unsigned)jobs, &warner, &err) == 0)
+		return EXIT_OK;
+	cli_error(c.program, "%s", err.message);
+	return EXIT_FAILURE_IO;
+}

@@ -1,0 +1,207 @@
+/*
+ * test_collapse_dtrace_stap.c - the frame rules of fg_dtrace_clean_frame and
+ * fg_stap_clean_frame, and the trace parser on buffers: count lines,
+ * banners, warnings with file and line.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "folded.h"
+
+static char cleaned[4096];
+
+/* One frame line through a cleaner, joined root first. */
+static const char *dtrace(const char *line, bool include_offset)
+{
+	fg_stack_builder b;
+	const char *stack;
+	size_t length;
+	fg_stack_builder_init(&b);
+	if (fg_dtrace_clean_frame(line, strlen(line), include_offset, &b) != 0 ||
+	    fg_stack_builder_join(&b, NULL, 0, &stack, &length) != 0)
+		return NULL;
+	snprintf(cleaned, sizeof(cleaned), "%.*s", (int)length, stack);
+	fg_stack_builder_free(&b);
+	return cleaned;
+}
+
+static const char *stap(const char *line)
+{
+	fg_stack_builder b;
+	const char *stack;
+	size_t length;
+	fg_stack_builder_init(&b);
+	if (fg_stap_clean_frame(line, strlen(line), &b) != 0 ||
+	    fg_stack_builder_join(&b, NULL, 0, &stack, &length) != 0)
+		return NULL;
+	snprintf(cleaned, sizeof(cleaned), "%.*s", (int)length, stack);
+	fg_stack_builder_free(&b);
+	return cleaned;
+}
+
+static void test_dtrace_frames(void)
+{
+	CHECK_STR(dtrace("              genunix`open+0x25", false), "genunix`open", "dtrace: offset removed, module kept");
+	CHECK_STR(dtrace("genunix`open+0x25", true), "genunix`open+0x25", "dtrace: --includeoffset keeps it");
+	CHECK_STR(dtrace("unix`0xfffffffffb800c91", false), "unix`0xfffffffffb800c91", "dtrace: address frame unchanged");
+	CHECK_STR(dtrace("0xfb60b4b4", false), "0xfb60b4b4", "dtrace: bare address unchanged");
+	CHECK_STR(dtrace("libstdc++.so.6`_ZNSs6appendEPKc+0x1c", false), "libstdc++.so.6`_ZNSs6appendEPKc",
+		  "dtrace: '+' in a module name stays");
+	CHECK_STR(dtrace("a.out`operator++0x10", false), "a.out`operator+", "dtrace: operator+ keeps its '+'");
+	CHECK_STR(dtrace("a.out`operator+", false), "a.out`operator+", "dtrace: operator+ without offset");
+	CHECK_STR(dtrace("a.out`f+0x", false), "a.out`f+0x", "dtrace: '+0x' without digits is no offset");
+	CHECK_STR(dtrace("a.out`f+0xZZ", false), "a.out`f+0xZZ", "dtrace: '+0x' with non-hex is no offset");
+	CHECK_STR(dtrace("a.out`f+0xABCdef \r", false), "a.out`f", "dtrace: trailing whitespace and CR");
+	CHECK_STR(dtrace("a.out`ns::Foo<int>::bar(int, char*)+0x4", false), "a.out`ns::Foo<int>::bar",
+		  "dtrace: C++ arguments removed");
+	CHECK_STR(dtrace("ns::vec<ns::x>", false), "ns::vec", "dtrace: C++ template tail removed");
+	CHECK_STR(dtrace("a::b(c<d>)", false), "a::b(c", "dtrace: cut at the last ( or < after the first ::");
+	CHECK_STR(dtrace("foo(int)", false), "foo(int)", "dtrace: no :: no C++ cut");
+	CHECK_STR(dtrace("vec<int>::x", false), "vec<int>::x", "dtrace: ( or < before the first :: stays");
+	CHECK_STR(dtrace("a::", false), "a::", "dtrace: :: at the end");
+	CHECK_STR(dtrace("a:b", false), "a:b", "dtrace: single colon");
+	CHECK_STR(dtrace("leaf->inl1->inl2", false), "leaf;inl1_[i];inl2_[i]", "dtrace: -> chain");
+	CHECK_STR(dtrace("a->", false), "a;-_[i]", "dtrace: -> with an empty end");
+	CHECK_STR(dtrace("x;y+0x3", false), "x:y", "dtrace: ; becomes :");
+	CHECK_STR(dtrace("Ljava/lang/Thread;::run", false), "java/lang/Thread:::run", "dtrace: JVM L dropped");
+	CHECK_STR(dtrace("LLVM`compile+0x20", false), "LLVM`compile", "dtrace: L kept on non-JVM names");
+	CHECK_STR(dtrace("L", false), "L", "dtrace: a lone L");
+	CHECK_STR(dtrace("+0x10", false), "-", "dtrace: empty frame becomes -");
+	CHECK_STR(dtrace("   ", false), "-", "dtrace: blank frame becomes -");
+}
+
+static void test_stap_frames(void)
+{
+	CHECK_STR(stap(" 0xffffffff8103ce3b : native_safe_halt+0xb/0x10 [kernel]"), "native_safe_halt",
+		  "stap: address, offset and module removed");
+	CHECK_STR(stap(" 0x7f0000001234 : std::string::append+0x1c/0x40 [/usr/lib/libstdc++.so.6]"),
+		  "std::string::append", "stap: '+' in the module");
+	CHECK_STR(stap(" 0x401000 : operator++0x10/0x20 [/tmp/a.out]"), "operator+", "stap: operator+");
+	CHECK_STR(stap(" 0x401000 : operator+ [/tmp/a.out]"), "operator+", "stap: operator+ without offset");
+	CHECK_STR(stap(" 0x401100 : fmt%d%s+0x1/0x2 [/tmp/a.out]"), "fmt%d%s", "stap: %%d stays");
+	CHECK_STR(stap(" 0x401200 : semi;colon+0x1/0x2 [m]"), "semi:colon", "stap: ; becomes :");
+	CHECK_STR(stap(" 0x401300 : nooff [/tmp/a.out]"), "nooff", "stap: module without offset removed");
+	CHECK_STR(stap(" 0x00007fd587158538"), "0x00007fd587158538", "stap: address only");
+	CHECK_STR(stap(" 0x7fd587150000 [/usr/lib/libc++.so.1+0x1234]"), "0x7fd587150000",
+		  "stap: address with module+offset");
+	CHECK_STR(stap(" 0x401400 : +0x0/0x10 [/tmp/a.out]"), "-", "stap: empty name becomes -");
+	CHECK_STR(stap("do_work+0x4/0x20 [/tmp/a.out]"), "do_work", "stap: no address (sprint_stack)");
+	CHECK_STR(stap("do_work+0x4/0x20"), "do_work", "stap: offset without module");
+	CHECK_STR(stap(" 0x1 : a : b+0x4/0x20 [m]"), "a : b", "stap: only the address prefix is cut");
+	CHECK_STR(stap(" 0x1 : f+0x4/0x20x [m]"), "f+0x4/0x20x", "stap: a malformed offset stays");
+	CHECK_STR(stap(" 0x1 : g [clone .cold] [m]"), "g [clone .cold]", "stap: only the last [module] goes");
+	CHECK_STR(stap("name"), "name", "stap: a bare name");
+}
+
+static char warnings[2048];
+
+static void collect(void *context, const char *file, uint64_t line, const char *message)
+{
+	size_t used = strlen(warnings);
+	snprintf(warnings + used, sizeof(warnings) - used, "%s:%llu: %s\n", file,
+		 (unsigned long long)line, message);
+}
+
+/* Parses text in two buffers, split at the line boundary at or after
+ * `split`; returns the folded output. */
+static const char *parse(fg_trace_format format, const char *text, size_t split)
+{
+	static char out[4096];
+	fg_trace_options options = {.format = format};
+	fg_trace_parser *p = fg_trace_parser_new(&options);
+	fg_stacks *stacks = fg_stacks_new();
+	fg_warner w = {collect, NULL};
+	fg_error err = {0};
+	warnings[0] = out[0] = '\0';
+	size_t length = strlen(text);
+	/* Buffers hold whole lines: split just after a '\n'. */
+	if (split > length)
+		split = length;
+	while (split > 0 && split < length && text[split - 1] != '\n')
+		split++;
+	uint64_t lines = 1;
+	for (size_t i = 0; i < split; i++)
+		lines += text[i] == '\n';
+	if (fg_trace_parser_buffer(p, text, split, "in", 1, stacks, &w, &err) != 0 ||
+	    fg_trace_parser_buffer(p, text + split, length - split, "in", lines, stacks, &w, &err) != 0)
+		return NULL;
+	fg_trace_parser_end(p, &w);
+	const fg_stack_entry **sorted = fg_stacks_sorted(stacks);
+	for (size_t i = 0; i < fg_stacks_size(stacks); i++) {
+		char count[FG_COUNT_TEXT_MAX];
+		fg_count_format(sorted[i]->count[0], count);
+		size_t used = strlen(out);
+		snprintf(out + used, sizeof(out) - used, "%.*s %s\n", (int)sorted[i]->stack_length,
+			 sorted[i]->stack, count);
+	}
+	free(sorted);
+	fg_stacks_free(stacks);
+	fg_trace_parser_free(p);
+	return out;
+}
+
+static void test_parser(void)
+{
+	const char *text = "CPU     ID                    FUNCTION:NAME\n"
+			   "  0  64091                        :tick-60s \n"
+			   "\n"
+			   "  m`b+0x1\n"
+			   "  m`a+0x2\n"
+			   "   3  \n"
+			   "\n"
+			   "  m`a\n"
+			   "\t4\r\n"
+			   "CPU     ID                    FUNCTION:NAME\n"
+			   "  1  64091                        :tick-60s \n"
+			   "  m`b\n"
+			   "  m`a\n"
+			   "  2";
+	for (size_t split = 0; split <= strlen(text); split += 5) {
+		const char *out = parse(FG_TRACE_DTRACE, text, split);
+		CHECK_STR(out, "m`a 4\nm`a;m`b 5\n", "parser: banners, counts with spaces (split at %zu)", split);
+	}
+	CHECK_STR(warnings, "", "parser: no warnings");
+
+	CHECK_STR(parse(FG_TRACE_DTRACE, "  m`a\n  5\n  6\n  m`b\n 1.5\n 1\n  m`c\n", 100),
+		  "m`a 5\nm`b 1\n", "parser: malformed lines dropped, the rest kept");
+	CHECK_STR(warnings,
+		  "in:3: count with no frames before it ignored\n"
+		  "in:5: neither a frame nor a count: line ignored\n"
+		  "in:7: 1 frame line with no count line after it ignored\n",
+		  "parser: warnings name file and line");
+
+	CHECK_STR(parse(FG_TRACE_STAP, "CPU ID FUNCTION:NAME\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 100),
+		  "f;CPU ID FUNCTION:NAME 1\n", "parser: no banner for stap");
+	CHECK_STR(parse(FG_TRACE_DTRACE, "  m`a\n 18446744073709551615\n  m`a\n 1\n", 100), "m`a 18446744073709551615\n",
+		  "parser: the largest count");
+	CHECK_STR(warnings, "in:4: the counts of this stack add up beyond 2^64 - 1: count ignored\n",
+		  "parser: count overflow reported");
+
+	/* Only the first FG_TRACE_WARNINGS_MAX warnings reach the warner. */
+	char many[1024] = "";
+	for (int i = 0; i < 30; i++)
+		strcat(many, "7\n");
+	fg_trace_options options = {.format = FG_TRACE_STAP};
+	fg_trace_parser *p = fg_trace_parser_new(&options);
+	fg_stacks *stacks = fg_stacks_new();
+	fg_warner w = {collect, NULL};
+	warnings[0] = '\0';
+	CHECK(fg_trace_parser_buffer(p, many, strlen(many), "in", 1, stacks, &w, NULL) == 0, "parser: 30 empty counts");
+	int lines = 0;
+	for (const char *s = warnings; (s = strchr(s, '\n')) != NULL; s++)
+		lines++;
+	CHECK(lines == FG_TRACE_WARNINGS_MAX, "parser: %d warnings shown", lines);
+	CHECK(strstr(warnings, "further warnings are not shown") != NULL, "parser: says it stops warning");
+	CHECK(fg_trace_parser_skipped(p) == 30, "parser: all 30 counted");
+	CHECK(fg_stacks_size(stacks) == 0, "parser: nothing added");
+	fg_stacks_free(stacks);
+	fg_trace_parser_free(p);
+}
+
+int main(void)
+{
+	test_dtrace_frames();
+	test_stap_frames();
+	test_parser();
+	return check_exit();
+}
