@@ -54,6 +54,8 @@ typedef struct writer {
 	uint64_t random_state;
 	fg_name_table *palette_map;
 	fg_name_table *attributes;
+	fg_stacks *dictionary; /* shown name -> [0] uses, [1] entity number + 1 */
+	fg_buffer dtd;         /* the entity declarations of the dictionary */
 	char **palette_values; /* palette-map colours by index (borrowed) */
 	size_t palette_values_count, palette_values_capacity;
 } writer;
@@ -301,6 +303,142 @@ static int compare_frames(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* ------------------------------------------------------------ dictionary */
+
+/*
+ * Names that several frames share are declared once as XML entities
+ * (<!ENTITY a "name">) and written as &a; in titles and labels: a standard
+ * XML mechanism that every parser and browser expands, and most of the
+ * size of a large graph. Only names that save bytes get an entity.
+ */
+
+static const char entity_first[] = "abcdefghijklmnopqrtuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"; /* no 's' */
+static const char entity_rest[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* The name of entity number n ("a", "b", ..., "aa"...), skipping the names
+ * XML predefines. Returns its length. */
+static size_t entity_name(uint64_t n, char *out)
+{
+	const uint64_t first = sizeof(entity_first) - 1, rest = sizeof(entity_rest) - 1;
+	size_t length = 1;
+	uint64_t block = first;
+	while (n >= block) {
+		n -= block;
+		block *= rest;
+		length++;
+	}
+	out[0] = entity_first[n % first];
+	n /= first;
+	for (size_t i = 1; i < length; i++) {
+		out[i] = entity_rest[n % rest];
+		n /= rest;
+	}
+	out[length] = '\0';
+	return length;
+}
+
+static bool reserved_entity(const char *name)
+{
+	return strcmp(name, "lt") == 0 || strcmp(name, "gt") == 0 || strcmp(name, "amp") == 0 ||
+	       strcmp(name, "quot") == 0 || strcmp(name, "apos") == 0;
+}
+
+static int compare_uses(const void *a, const void *b)
+{
+	const fg_stack_entry *x = *(const fg_stack_entry *const *)a;
+	const fg_stack_entry *y = *(const fg_stack_entry *const *)b;
+	if (x->count[0].whole != y->count[0].whole)
+		return x->count[0].whole > y->count[0].whole ? -1 : 1;
+	size_t n = x->stack_length < y->stack_length ? x->stack_length : y->stack_length;
+	int c = memcmp(x->stack, y->stack, n);
+	return c ? c : (x->stack_length > y->stack_length) - (x->stack_length < y->stack_length);
+}
+
+/* Appends a name to an entity value: escaped, with % as a character
+ * reference (a raw % would start a parameter entity). */
+static void put_entity_text(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
+{
+	scratch->length = 0;
+	fg_text_clean(scratch, bytes, length);
+	size_t run = 0;
+	for (size_t i = 0; i < scratch->length; i++) {
+		if (scratch->data[i] != '%')
+			continue;
+		fg_text_escape(out, scratch->data + run, i - run);
+		fg_buffer_append_str(out, "&#37;");
+		run = i + 1;
+	}
+	fg_text_escape(out, scratch->data + run, scratch->length - run);
+}
+
+static int build_dictionary(writer *w, const frame *frames, size_t count)
+{
+	w->dictionary = fg_stacks_new();
+	if (w->dictionary == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < count; i++) {
+		if (frames[i].node == 0)
+			continue;
+		size_t length;
+		const char *name = fg_tree_name(w->tree, frames[i].node, &length);
+		length = fg_name_without_annotation(name, length);
+		if (length > 2 && fg_stacks_add(w->dictionary, name, length, 0, fg_count_of(1)) != 0)
+			return FG_ENOMEM;
+	}
+	const fg_stack_entry **sorted = fg_stacks_sorted(w->dictionary);
+	if (sorted == NULL)
+		return FG_ENOMEM;
+	size_t size = fg_stacks_size(w->dictionary);
+	qsort(sorted, size, sizeof(*sorted), compare_uses);
+	uint64_t next = 0;
+	fg_buffer value = {0, 0, 0};
+	for (size_t i = 0; i < size; i++) {
+		fg_stack_entry *e = (fg_stack_entry *)sorted[i];
+		uint64_t uses = e->count[0].whole;
+		if (uses < 2)
+			break;
+		char id[16];
+		size_t id_length;
+		id_length = entity_name(next, id);
+		while (reserved_entity(id))
+			id_length = entity_name(++next, id);
+		value.length = 0;
+		put_entity_text(&value, &w->clean, e->stack, e->stack_length);
+		/* Written out: uses * value; as an entity: the declaration
+		 * <!ENTITY id "value">\n plus uses * &id; */
+		size_t declaration = 13 + id_length + value.length;
+		if (uses * value.length <= declaration + uses * (id_length + 2))
+			continue;
+		next++;
+		e->count[1] = fg_count_of(next); /* entity number + 1 */
+		fg_buffer_append_str(&w->dtd, "<!ENTITY ");
+		fg_buffer_append_str(&w->dtd, id);
+		fg_buffer_append_str(&w->dtd, " \"");
+		fg_buffer_append(&w->dtd, value.data, value.length);
+		fg_buffer_append_str(&w->dtd, "\">\n");
+	}
+	fg_buffer_free(&value);
+	free(sorted);
+	return 0;
+}
+
+/* Writes &id; for a name with an entity and returns true, else false. */
+static bool put_entity(writer *w, const char *name, size_t length)
+{
+	if (w->dictionary == NULL || length <= 2)
+		return false;
+	const fg_stack_entry *e = fg_stacks_find(w->dictionary, name, length);
+	if (e == NULL || e->count[1].whole == 0)
+		return false;
+	char id[16];
+	size_t id_length = entity_name(e->count[1].whole - 1, id);
+	put(w, "&");
+	put_bytes(w, id, id_length);
+	put(w, ";");
+	return true;
+}
+
 /* ---------------------------------------------------------------- frames */
 
 static void put_fill(writer *w, uint32_t color)
@@ -361,7 +499,8 @@ static void put_frame(writer *w, const frame *f)
 		put(w, "&s;100%)");
 	} else {
 		uint64_t n = displayed_count(width, o->factor);
-		put_text(w, name, shown);
+		if (!put_entity(w, name, shown))
+			put_text(w, name, shown);
 		put(w, " (");
 		put_bytes(w, number, format_thousands(number, n));
 		put(w, "&s;");
@@ -410,7 +549,8 @@ static void put_frame(writer *w, const frame *f)
 		put_tenths(w, y1 + (o->frame_height - 1) / 2.0 + 3);
 		put(w, "\">");
 		if (total_chars <= chars) {
-			fg_text_escape(&w->line, label, label_length);
+			if (!put_entity(w, name, shown))
+				fg_text_escape(&w->line, label, label_length);
 		} else {
 			size_t keep = fg_text_prefix_bytes(label, label_length, chars - 2);
 			fg_text_escape(&w->line, label, keep);
@@ -439,9 +579,9 @@ static void put_css_value(writer *w, const char *s)
 /* A number as the shortest text that reads back the same ("12", "0.59"). */
 static void put_number(writer *w, double v)
 {
-	char text[40];
-	for (int precision = 1; precision <= 17; precision++) {
-		snprintf(text, sizeof(text), "%.*g", precision, v);
+	char text[400];
+	for (int decimals = 0; decimals <= 9; decimals++) {
+		snprintf(text, sizeof(text), "%.*f", decimals, v);
 		if (strtod(text, NULL) == v)
 			break;
 	}
@@ -474,7 +614,9 @@ static void put_header(writer *w, double image_height, bool empty)
 	}
 	put(w, " standalone=\"no\"?>\n<!DOCTYPE svg [<!ENTITY s \" ");
 	put_entity_value(w, o->count_name);
-	put(w, ", \">]>\n<svg version=\"1.1\" width=\"");
+	put(w, ", \">\n");
+	put_bytes(w, w->dtd.data, w->dtd.length);
+	put(w, "]>\n<svg version=\"1.1\" width=\"");
 	put_number(w, o->width);
 	put(w, "\" height=\"");
 	put_number(w, image_height);
@@ -588,6 +730,10 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 			return fg_fail(err, rc, "out of memory");
 		}
 	qsort(frames, count, sizeof(*frames), compare_frames);
+	if ((rc = build_dictionary(w, frames, count)) != 0) {
+		free(frames);
+		return fg_fail(err, rc, "out of memory");
+	}
 
 	double W = o->width, H = w->image_height;
 	put_header(w, H, false);
@@ -723,6 +869,8 @@ done:
 	fg_name_table_free(w.attributes);
 	free(w.palette_values);
 	free(w.self_delta);
+	fg_stacks_free(w.dictionary);
+	fg_buffer_free(&w.dtd);
 	fg_buffer_free(&w.line);
 	fg_buffer_free(&w.clean);
 	return rc;
