@@ -14,13 +14,18 @@ only=${FG_ONLY:-}
 log=$(mktemp "${TMPDIR:-/tmp}/fg-run.XXXXXX")
 trap 'rm -f "$log"' EXIT
 
-run() { # NAME COMMAND...
+run() { # NAME COMMAND...: runs one test program, adds its lines to the log
 	echo "# $1"
-	"${@:2}" 2>&1 | tee -a "$log"
-	local status=${PIPESTATUS[0]}
-	if [ "$status" != 0 ] && ! tail -n 1 "$log" | grep -q '^not ok'; then
+	local out=$log.one
+	"${@:2}" >"$out" 2>&1
+	local status=$?
+	cat "$out"
+	cat "$out" >>"$log"
+	# A crash or a failing exit without any "not ok" line is a failure too.
+	if [ "$status" != 0 ] && ! grep -q '^not ok' "$out"; then
 		echo "not ok - $1 exited with status $status" | tee -a "$log"
 	fi
+	rm -f "$out"
 }
 
 # Unit tests: each tests/unit/test_*.c is a program linked with libfolded.

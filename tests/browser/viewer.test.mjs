@@ -1,0 +1,634 @@
+// viewer.test.mjs - the embedded viewer (src/viewer/viewer.js) in headless
+// Chromium, driven the way a person uses it: mouse, keyboard, prompt, URL.
+// Run: node --test tests/browser/   (skips when Chromium or node_modules
+// is missing). Expected values come from the folded input, not the viewer.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import {
+	bigFolded, centreOf, launch, loadPlaywright, matchedSamples, parseFolded, pathTotals,
+	readFrames, render, renderer, sumCounts,
+} from './helpers.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const outDir = join(here, 'out');
+const SEARCH_FILL = 'rgb(230,0,230)';
+const WIDTH = 1200;
+const FULL = WIDTH - 20;
+
+const FANCY = '\u{1D523}\u{1D51E}\u{1D52B}\u{1D520}\u{1D536}_' + '\u{1D52B}\u{1D51E}\u{1D52A}\u{1D522}'.repeat(8);
+const LONG = 'Compute_helper_with_a_rather_long_name_that_gets_truncated';
+const FOLDED = [
+	'main;init;load_config 5',
+	'main;init;parse_args 3',
+	'main;run;compute;kernel_alpha 40',
+	'main;run;compute;kernel_beta 25',
+	'main;run;compute 10',
+	'main;run;io;read_block 8',
+	'main;run;io;write_block 6',
+	`main;run;${LONG} 4`,
+	'main;run;std::vector<int>::push_back(int) 3',
+	'main 2',
+	'background;sleep 12',
+	'background;poll;epoll_wait 9',
+	`background;poll;${FANCY} 1`,
+].join('\n') + '\n';
+const LINES = parseFolded(FOLDED);
+const TOTAL = sumCounts(LINES);
+const { total: PATH_TOTAL, self: PATH_SELF } = pathTotals(LINES);
+
+const pw = await loadPlaywright();
+let browser;
+
+// "%.2f" as printf does it: exact binary ties round to even (3.125 -> 3.12),
+// where toFixed would round them up.
+function fmtPct(n, d) {
+	const v = 100 * n / d;
+	const exact = v.toFixed(100);
+	const m = /^(\d+)\.(\d\d)(5)(0*)$/.exec(exact);
+	if (!m) return v.toFixed(2);
+	const cents = Number(m[1] + m[2]);
+	const even = cents % 2 === 0 ? cents : cents + 1;
+	return (even / 100).toFixed(2);
+}
+
+function near(actual, expected, tolerance, what) {
+	assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} is not within ${tolerance} of ${expected}`);
+}
+
+function byName(frames, name) {
+	const f = frames.find((x) => x.name === name);
+	assert.ok(f, `frame ${name} exists`);
+	return f;
+}
+
+// Opens a page, runs body(page, ctx), and fails if the page raised any error.
+async function withPage(url, body, { colorScheme = 'light' } = {}) {
+	const context = await browser.newContext({ viewport: { width: WIDTH + 40, height: 700 }, colorScheme });
+	const page = await context.newPage();
+	const errors = [];
+	const prompts = [];
+	const answers = [];
+	page.on('pageerror', (e) => errors.push(e.message));
+	page.on('dialog', async (d) => {
+		prompts.push({ type: d.type(), message: d.message(), value: d.defaultValue() });
+		if (d.type() === 'prompt' && answers.length) await d.accept(answers.shift());
+		else await d.dismiss();
+	});
+	try {
+		await page.goto(url);
+		await body(page, { prompts, answers });
+		assert.deepEqual(errors, [], 'no page errors');
+	} finally {
+		await context.close();
+	}
+}
+
+async function hover(page, name) {
+	const c = await centreOf(page, name);
+	await page.mouse.move(c.x, c.y);
+}
+
+// options: {button, modifiers: ['Control', 'Alt', ...]}
+async function clickFrame(page, name, { button = 'left', modifiers = [] } = {}) {
+	const c = await centreOf(page, name);
+	for (const m of modifiers) await page.keyboard.down(m);
+	await page.mouse.click(c.x, c.y, { button });
+	for (const m of modifiers) await page.keyboard.up(m);
+}
+
+async function details(page) {
+	return page.textContent('#details');
+}
+
+async function search(page, ctx, term, key = 'Control+f') {
+	ctx.answers.push(term);
+	await page.keyboard.press(key);
+	assert.equal(ctx.answers.length, 0, `the prompt was shown for ${key}`);
+}
+
+// Labels of visible frames are the name or a prefix of it plus "..", and
+// their drawn text fits inside the rect.
+async function assertLabelsFit(page) {
+	const bad = await page.evaluate(() => {
+		const out = [];
+		for (const rect of document.querySelectorAll('#frames rect')) {
+			const el = rect.parentNode;
+			if (getComputedStyle(el).display === 'none') continue;
+			const text = el.querySelector('text');
+			if (!text || text.textContent === '') continue;
+			const t = el.querySelector('title').textContent;
+			const name = t.slice(0, t.lastIndexOf(' ('));
+			const label = text.textContent;
+			const prefix = label.endsWith('..') && label !== name ? label.slice(0, -2) : label;
+			const last = prefix.charCodeAt(prefix.length - 1);
+			if (!name.startsWith(prefix)) out.push(`${label} is not a prefix of ${name}`);
+			else if (last >= 0xd800 && last <= 0xdbff) out.push(`${label} ends inside a surrogate pair`);
+			else if (text.getComputedTextLength() > Number(rect.getAttribute('width')) - 2) {
+				out.push(`${label} (${text.getComputedTextLength()} px) overflows ${rect.getAttribute('width')} px`);
+			}
+			if (name.length * 12 <= Number(rect.getAttribute('width')) - 4 && label !== name) {
+				out.push(`${label} is cut although ${name} fits`);
+			}
+			if (Math.abs(Number(text.getAttribute('x')) - Number(rect.getAttribute('x')) - 3) > 0.02) {
+				out.push(`${label} is not at rect x + 3`);
+			}
+		}
+		return out;
+	});
+	assert.deepEqual(bad, []);
+}
+
+// Zoomed to `name` (its first frame in document order): it spans the full
+// width, its ancestors are faded and stretched, frames outside its subtree
+// are hidden, its descendants are scaled. Which frame is which is decided
+// from the unzoomed geometry: ancestors are the frames of shallower rows
+// whose interval holds the target, the subtree the frames of deeper rows
+// inside its interval.
+function assertZoomed(before, after, name) {
+	const target = byName(before, name);
+	const root = byName(before, 'all');
+	const up = root.y > target.y ? 1 : -1;
+	const deeper = (a, b) => up * (b.y - a.y) > 0.5;
+	const eps = 0.05;
+	const ratio = FULL / target.width;
+	for (let i = 0; i < before.length; i++) {
+		const b = before[i];
+		const a = after[i];
+		assert.equal(a.name, b.name);
+		const inside = b.x >= target.x - eps && b.x + b.width <= target.x + target.width + eps;
+		const holds = b.x <= target.x + eps && b.x + b.width >= target.x + target.width - eps;
+		if (deeper(target, b) && holds) {
+			assert.match(a.cls, /\bparent\b/, `${a.name} is a faded ancestor`);
+			assert.notEqual(a.display, 'none');
+			near(a.x, 10, eps, `${a.name} x`);
+			near(a.width, FULL, eps, `${a.name} width`);
+		} else if (b === target || (deeper(b, target) && inside)) {
+			assert.doesNotMatch(a.cls, /\b(hide|parent)\b/, `${a.name} is shown`);
+			assert.notEqual(a.display, 'none');
+			near(a.x, 10 + (b.x - target.x) * ratio, eps, `${a.name} x`);
+			near(a.width, b.width * ratio, eps, `${a.name} width`);
+		} else {
+			assert.match(a.cls, /\bhide\b/, `${a.name} is hidden`);
+			assert.equal(a.display, 'none', `${a.name} is not displayed`);
+		}
+	}
+	const t = after[before.indexOf(target)];
+	near(t.x, 10, eps, `${name} x`);
+	near(t.width, FULL, eps, `${name} width`);
+}
+
+function assertRestored(before, after) {
+	assert.deepEqual(after.map((f) => [f.name, f.x, f.y, f.width, f.cls, f.label]),
+		before.map((f) => [f.name, f.x, f.y, f.width, f.cls, f.label]));
+}
+
+async function matchedPercent(page) {
+	const text = await page.textContent('#matched');
+	const m = /^Matched: ([0-9.]+)%/.exec(text);
+	assert.ok(m, `"${text}" shows a percentage`);
+	return { value: m[1], text };
+}
+
+function expectedMatched(re, lines = LINES) {
+	const p = 100 * matchedSamples(lines, re) / sumCounts(lines);
+	return p === 100 ? '100' : p.toFixed(1);
+}
+
+function hasParam(url, key) {
+	return new URL(url).searchParams.has(key);
+}
+
+if (pw.skip) {
+	test('browser tests of the viewer', { skip: pw.skip }, () => {});
+} else {
+	describe(`viewer in Chromium (SVG from ${renderer().kind})`, () => {
+		let normal;
+		let inverted;
+		let reversed;
+		before(async () => {
+			browser = await launch(pw.chromium);
+			mkdirSync(outDir, { recursive: true });
+			normal = render('normal', FOLDED, { title: 'Viewer test' });
+			inverted = render('inverted', FOLDED, { inverted: true });
+			reversed = render('reversed', FOLDED, { reverse: true });
+		});
+		after(async () => {
+			if (browser) await browser.close();
+		});
+
+		test('the frames read back match the folded input', async () => {
+			await withPage(normal.url, async (page) => {
+				const frames = await readFrames(page);
+				const root = byName(frames, 'all');
+				assert.equal(root.title, `all (${TOTAL} samples, 100%)`);
+				near(root.width, FULL, 0.05, 'root width');
+				for (const [path, n] of PATH_TOTAL) {
+					const name = path.split(';').pop();
+					const f = byName(frames, name);
+					assert.equal(f.title, `${name} (${n} samples, ${fmtPct(n, TOTAL)}%)`);
+				}
+				assert.equal(frames.length, PATH_TOTAL.size + 1);
+			});
+		});
+
+		test('hover shows the details line with percentages and self samples', async () => {
+			await withPage(normal.url, async (page) => {
+				for (const path of ['main;run;compute', 'main', 'background', 'main;run;compute;kernel_alpha']) {
+					const name = path.split(';').pop();
+					const n = PATH_TOTAL.get(path);
+					const self = PATH_SELF.get(path) || 0;
+					await hover(page, name);
+					const text = await details(page);
+					assert.ok(text.startsWith(`Function: ${name} (${n} samples, ${fmtPct(n, TOTAL)}%)`), text);
+					assert.ok(text.includes(`self: ${self} samples (${fmtPct(self, TOTAL)}%)`), text);
+					assert.ok(!text.includes('of zoom'), 'no zoom share when not zoomed');
+				}
+				// The native tooltip is the frame's <title>.
+				const title = await page.evaluate(() => document.querySelector('#frames title').textContent);
+				assert.match(title, / \(\d+ samples, [0-9.]+%\)$/);
+				await page.mouse.move(5, 5);
+				assert.equal(await details(page), ' ', 'mouse-out clears the details');
+			});
+		});
+
+		test('click zooms: full width, ancestors faded, others hidden, labels re-fitted', async () => {
+			await withPage(normal.url, async (page) => {
+				const before = await readFrames(page);
+				assert.equal(await page.getAttribute('#unzoom', 'class'), 'hide');
+				await clickFrame(page, 'compute');
+				const after = await readFrames(page);
+				assertZoomed(before, after, 'compute');
+				assert.doesNotMatch(await page.getAttribute('#unzoom', 'class'), /hide/);
+				assert.notEqual(await page.$eval('#unzoom', (e) => getComputedStyle(e).display), 'none');
+				assert.equal(byName(after, 'kernel_alpha').label, 'kernel_alpha');
+				await assertLabelsFit(page);
+				// Details in a zoom include the share of the zoomed frame.
+				await hover(page, 'kernel_alpha');
+				const text = await details(page);
+				assert.ok(text.includes(`${fmtPct(40, 75)}% of zoom`), text);
+				// The zoom is in the URL as the frame's original x and y.
+				const url = new URL(page.url());
+				const target = byName(before, 'compute');
+				assert.equal(Number(url.searchParams.get('x')), target.x);
+				assert.equal(Number(url.searchParams.get('y')), target.y);
+			});
+		});
+
+		test('zooming a truncated leaf shows its whole name; astral names cut on pair boundaries', async () => {
+			await withPage(normal.url, async (page) => {
+				const before = await readFrames(page);
+				assert.ok(byName(before, LONG).label.endsWith('..'), 'truncated at first');
+				await clickFrame(page, LONG);
+				assert.equal(byName(await readFrames(page), LONG).label, LONG);
+				await page.keyboard.press('Escape');
+				assert.equal(byName(before, FANCY).label, '', 'too narrow for a label at first');
+				await clickFrame(page, 'poll');
+				const fancy = byName(await readFrames(page), FANCY);
+				assert.ok(fancy.label.endsWith('..') && fancy.label.length > 2, `label "${fancy.label}" is created and cut`);
+				await assertLabelsFit(page);
+			});
+		});
+
+		test('zoom survives a reload of the URL', async () => {
+			await withPage(normal.url, async (page) => {
+				const before = await readFrames(page);
+				await clickFrame(page, 'io');
+				const zoomed = await readFrames(page);
+				await page.reload();
+				const reloaded = await readFrames(page);
+				assertZoomed(before, reloaded, 'io');
+				assert.deepEqual(reloaded, zoomed);
+				// A link without x/y shows the whole graph; bogus values are ignored.
+				await page.goto(normal.url + '?x=999&y=1&other=kept');
+				assertRestored(before, await readFrames(page));
+			});
+		});
+
+		test('Esc, Reset Zoom and a click on the root restore the graph', async () => {
+			await withPage(normal.url, async (page) => {
+				const before = await readFrames(page);
+				for (const how of ['Escape', 'Reset Zoom', 'root']) {
+					await clickFrame(page, 'kernel_alpha');
+					assertZoomed(before, await readFrames(page), 'kernel_alpha');
+					if (how === 'Escape') await page.keyboard.press('Escape');
+					else if (how === 'Reset Zoom') await page.click('#unzoom');
+					else await clickFrame(page, 'all');
+					assertRestored(before, await readFrames(page));
+					assert.equal(await page.getAttribute('#unzoom', 'class'), 'hide', how);
+					assert.ok(!hasParam(page.url(), 'x') && !hasParam(page.url(), 'y'), `${how}: URL has no zoom`);
+				}
+			});
+		});
+
+		test('clicking a faded ancestor zooms out to it', async () => {
+			await withPage(normal.url, async (page) => {
+				const before = await readFrames(page);
+				await clickFrame(page, 'kernel_beta');
+				await clickFrame(page, 'run');
+				assertZoomed(before, await readFrames(page), 'run');
+				await assertLabelsFit(page);
+			});
+		});
+
+		test('Ctrl-F search highlights the frames whose names match, Matched counts samples once', async () => {
+			await withPage(normal.url, async (page, ctx) => {
+				for (const term of ['^kernel', 'run|kernel', 'o', 'ompute']) {
+					await search(page, ctx, term);
+					const re = new RegExp(term);
+					const frames = await readFrames(page);
+					for (const f of frames) {
+						assert.equal(f.fill, re.test(f.name) ? SEARCH_FILL : null, `${term}: ${f.name}`);
+					}
+					const m = await matchedPercent(page);
+					assert.equal(m.value, expectedMatched(re), `Matched for ${term}`);
+					assert.ok(m.text.includes(`/${term}/`), `the term is shown: ${m.text}`);
+					assert.equal(new URL(page.url()).searchParams.get('s'), term);
+				}
+				assert.match(ctx.prompts[0].message, /regexp/);
+				assert.equal(ctx.prompts[1].value, '^kernel', 'the prompt offers the active term');
+				// run|kernel: run holds both kernels, still 75% of the samples.
+				assert.equal(expectedMatched(/run|kernel/), (100 * 96 / TOTAL).toFixed(1));
+			});
+		});
+
+		test('search matches names only, "/" and F3 open it, the clear control clears it', async () => {
+			await withPage(normal.url, async (page, ctx) => {
+				await search(page, ctx, 'samples', '/');
+				assert.equal((await matchedPercent(page)).value, '0.0', 'the title suffix is not searched');
+				assert.ok((await readFrames(page)).every((f) => f.fill === null));
+				await search(page, ctx, 'all', 'F3');
+				assert.equal((await matchedPercent(page)).value, '100');
+				await page.click('#clear-search');
+				assert.ok((await readFrames(page)).every((f) => f.fill === null), 'fills removed');
+				assert.equal(await page.textContent('#matched'), ' ');
+				assert.ok(!hasParam(page.url(), 's'));
+				// Clicking Search opens the prompt too; cancelling changes nothing.
+				await page.click('#search');
+				assert.equal(ctx.prompts.length, 3);
+				assert.equal(await page.textContent('#matched'), ' ');
+			});
+		});
+
+		test('an invalid regex is searched as literal text and raises no error', async () => {
+			await withPage(normal.url, async (page, ctx) => {
+				await search(page, ctx, 'push_back(');
+				const frames = await readFrames(page);
+				assert.deepEqual(frames.filter((f) => f.fill === SEARCH_FILL).map((f) => f.name),
+					['std::vector<int>::push_back(int)']);
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/push_back\(/));
+				for (const term of ['[', '(?<', '*', '\\', 'a{2,1}']) {
+					await search(page, ctx, term);
+					await matchedPercent(page);
+				}
+			});
+		});
+
+		test('Ctrl-I and the ic button toggle ignore-case', async () => {
+			await withPage(normal.url, async (page, ctx) => {
+				await search(page, ctx, 'COMPUTE');
+				assert.equal((await matchedPercent(page)).value, '0.0');
+				await page.keyboard.press('Control+i');
+				assert.match(await page.getAttribute('#ignorecase', 'class'), /\bshow\b/);
+				const frames = await readFrames(page);
+				assert.deepEqual(frames.filter((f) => f.fill === SEARCH_FILL).map((f) => f.name).sort(),
+					['compute', LONG].sort());
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/COMPUTE/i));
+				assert.match(await page.textContent('#matched'), /\/COMPUTE\/i/);
+				await search(page, ctx, 'KERNEL_A');
+				assert.match(ctx.prompts.at(-1).message, /ignoring case/);
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/KERNEL_A/i));
+				await page.click('#ignorecase');
+				assert.doesNotMatch(await page.getAttribute('#ignorecase', 'class') || '', /\bshow\b/);
+				assert.equal((await matchedPercent(page)).value, '0.0');
+			});
+		});
+
+		test('search survives a reload and applies on top of a zoom', async () => {
+			await withPage(normal.url, async (page, ctx) => {
+				await clickFrame(page, 'compute');
+				await search(page, ctx, 'kernel');
+				const before = await readFrames(page);
+				await page.reload();
+				assert.deepEqual(await readFrames(page), before);
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/kernel/), 'of the whole graph');
+			});
+		});
+
+		test('n / N and the arrow buttons zoom to the next and previous match', async () => {
+			await withPage(normal.url, async (page, ctx) => {
+				const before = await readFrames(page);
+				await search(page, ctx, '_block|kernel');
+				const order = ['kernel_alpha', 'kernel_beta', 'read_block', 'write_block'];
+				for (const name of [...order, order[0]]) {
+					await page.keyboard.press('n');
+					assertZoomed(before, await readFrames(page), name);
+					assert.match(byName(await readFrames(page), name).cls, /\bfocus\b/);
+				}
+				await page.keyboard.press('Shift+N');
+				assertZoomed(before, await readFrames(page), 'write_block');
+				assert.match(await page.textContent('#matched'), /\(4 of 4 frames\)/);
+				await page.click('#prev-match');
+				assertZoomed(before, await readFrames(page), 'read_block');
+				await page.click('#next-match');
+				assertZoomed(before, await readFrames(page), 'write_block');
+				// Highlights stay on every match while zooming.
+				const fills = (await readFrames(page)).filter((f) => f.fill === SEARCH_FILL).map((f) => f.name);
+				assert.deepEqual(fills.sort(), [...order].sort());
+			});
+		});
+
+		test('arrow keys move a visible focus, Enter zooms', async () => {
+			await withPage(normal.url, async (page) => {
+				const before = await readFrames(page);
+				const focused = async () => {
+					const names = (await readFrames(page)).filter((f) => /\bfocus\b/.test(f.cls)).map((f) => f.name);
+					assert.equal(names.length, 1, `one focused frame: ${names}`);
+					return names[0];
+				};
+				await page.keyboard.press('ArrowDown');
+				assert.equal(await focused(), 'all');
+				const stroke = await page.evaluate(() => getComputedStyle(document.querySelector('#frames .focus rect')).stroke);
+				assert.notEqual(stroke, 'none', 'the focus is outlined');
+				await page.keyboard.press('ArrowUp');
+				assert.equal(await focused(), 'background');
+				await page.keyboard.press('ArrowRight');
+				assert.equal(await focused(), 'main');
+				await page.keyboard.press('ArrowUp');
+				assert.equal(await focused(), 'init');
+				await page.keyboard.press('ArrowRight');
+				assert.equal(await focused(), 'run');
+				assert.ok((await details(page)).startsWith('Function: run (96 samples'), 'details follow the focus');
+				await page.keyboard.press('ArrowUp');
+				assert.equal(await focused(), LONG);
+				await page.keyboard.press('ArrowLeft');
+				assert.equal(await focused(), 'parse_args', 'Left goes on to the cousin');
+				await page.keyboard.press('ArrowRight');
+				await page.keyboard.press('ArrowRight');
+				assert.equal(await focused(), 'compute');
+				await page.keyboard.press('Enter');
+				assertZoomed(before, await readFrames(page), 'compute');
+				// Zoomed: the hidden neighbours are skipped, the parent is reachable.
+				await page.keyboard.press('ArrowRight');
+				assert.equal(await focused(), 'compute');
+				await page.keyboard.press('ArrowDown');
+				assert.equal(await focused(), 'run');
+				await page.keyboard.press('Escape');
+				assertRestored(before.map((f) => ({ ...f, cls: f.name === 'run' ? 'focus' : f.cls })), await readFrames(page));
+			});
+		});
+
+		test('inverted graph: zoom, restore, search and arrow directions', async () => {
+			await withPage(inverted.url, async (page, ctx) => {
+				const before = await readFrames(page);
+				assert.ok(byName(before, 'all').y < byName(before, 'main').y, 'root on top');
+				await hover(page, 'compute');
+				assert.ok((await details(page)).startsWith(`Function: compute (75 samples, ${fmtPct(75, TOTAL)}%)`));
+				assert.ok((await details(page)).includes('self: 10 samples'));
+				await clickFrame(page, 'compute');
+				assertZoomed(before, await readFrames(page), 'compute');
+				await assertLabelsFit(page);
+				await page.reload();
+				assertZoomed(before, await readFrames(page), 'compute');
+				await page.keyboard.press('Escape');
+				assertRestored(before, await readFrames(page));
+				await search(page, ctx, 'run|kernel');
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/run|kernel/));
+				// The focus starts at the last clicked frame (compute); Down is a child.
+				const focusName = async () => (await readFrames(page)).find((f) => /\bfocus\b/.test(f.cls)).name;
+				await page.keyboard.press('ArrowLeft');
+				assert.equal(await focusName(), 'compute');
+				await page.keyboard.press('ArrowDown');
+				assert.equal(await focusName(), 'kernel_alpha', 'Down goes to the first child when inverted');
+				await page.keyboard.press('ArrowUp');
+				await page.keyboard.press('ArrowUp');
+				assert.equal(await focusName(), 'run', 'Up goes to the parent when inverted');
+			});
+		});
+
+		test('reversed graph: leaves at the root, zoom and search', async () => {
+			const lines = parseFolded(FOLDED, { reverse: true });
+			const { total } = pathTotals(lines);
+			await withPage(reversed.url, async (page, ctx) => {
+				const before = await readFrames(page);
+				await hover(page, 'kernel_alpha');
+				assert.ok((await details(page)).startsWith(`Function: kernel_alpha (40 samples, ${fmtPct(40, TOTAL)}%)`));
+				assert.equal(total.get('compute'), 10);
+				await clickFrame(page, 'kernel_alpha');
+				assertZoomed(before, await readFrames(page), 'kernel_alpha');
+				await search(page, ctx, 'main');
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/main/, lines));
+			});
+		});
+
+		test('links (nameattr): plain and Ctrl clicks never zoom, Alt-click and Enter do', async () => {
+			const target = render('target', 'x 1\n');
+			const linked = render('linked', FOLDED, { links: { kernel_alpha: target.url } });
+			await withPage(linked.url, async (page, ctx) => {
+				const isA = await page.evaluate(() => Array.from(document.querySelectorAll('#frames a')).length);
+				assert.equal(isA, 1);
+				const before = await readFrames(page);
+				const popup = page.context().waitForEvent('page', { timeout: 5000 }).catch(() => null);
+				await clickFrame(page, 'kernel_alpha', { modifiers: ['Control'] });
+				await clickFrame(page, 'kernel_alpha', { button: 'middle' });
+				await popup;
+				assertRestored(before, await readFrames(page));
+				await clickFrame(page, 'kernel_alpha', { modifiers: ['Alt'] });
+				assertZoomed(before, await readFrames(page), 'kernel_alpha');
+				assert.equal(new URL(page.url()).pathname, new URL(linked.url).pathname);
+				await page.keyboard.press('Escape');
+				await Promise.all([page.waitForURL(target.url), clickFrame(page, 'kernel_alpha')]);
+				assert.equal(ctx.prompts.length, 0);
+			});
+		});
+
+		test('differential graph (two counts) loads, zooms and searches', async () => {
+			const diff = render('diff', FOLDED.replace(/ (\d+)$/gm, (m, n) => ` ${Math.max(0, n - 3)} ${n}`));
+			await withPage(diff.url, async (page, ctx) => {
+				const before = await readFrames(page);
+				await hover(page, 'kernel_alpha');
+				assert.match(await details(page), /^Function: kernel_alpha \(40 samples, [0-9.]+%; \+[0-9.]+%\)/);
+				await clickFrame(page, 'kernel_alpha');
+				assertZoomed(before, await readFrames(page), 'kernel_alpha');
+				await search(page, ctx, 'kernel');
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/kernel/));
+			});
+		});
+
+		test('dark mode darkens the page but keeps frame colours', async () => {
+			const colours = async (page) => page.evaluate(() => ({
+				bg: getComputedStyle(document.getElementById('background')).fill,
+				title: getComputedStyle(document.getElementById('title')).fill,
+				frames: Array.from(document.querySelectorAll('#frames rect')).map((r) => getComputedStyle(r).fill),
+			}));
+			let light;
+			await withPage(normal.url, async (page) => { light = await colours(page); });
+			await withPage(normal.url, async (page) => {
+				const dark = await colours(page);
+				const lum = (c) => (c.match(/\d+/g) || [255, 255, 255]).slice(0, 3).reduce((a, b) => a + Number(b), 0);
+				assert.ok(lum(dark.bg) < 150, `dark background ${dark.bg}`);
+				assert.ok(lum(dark.title) > 500, `light text ${dark.title}`);
+				assert.deepEqual(dark.frames, light.frames);
+				await page.screenshot({ path: join(outDir, 'dark.png') });
+			}, { colorScheme: 'dark' });
+		});
+
+		test('screenshot: title, buttons, Matched and details do not overlap', async () => {
+			await withPage(normal.url, async (page, ctx) => {
+				await search(page, ctx, 'kernel|_block');
+				await clickFrame(page, 'run');
+				await hover(page, 'compute');
+				const boxes = await page.evaluate(() => {
+					const out = {};
+					for (const id of ['title', 'unzoom', 'search', 'ignorecase', 'matched', 'details', 'prev-match', 'next-match', 'clear-search']) {
+						const b = document.getElementById(id).getBBox();
+						out[id] = { x: b.x, y: b.y, w: b.width, h: b.height };
+					}
+					return out;
+				});
+				const ids = Object.keys(boxes);
+				for (let i = 0; i < ids.length; i++) {
+					for (let j = i + 1; j < ids.length; j++) {
+						const a = boxes[ids[i]];
+						const b = boxes[ids[j]];
+						const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+						assert.ok(!overlap, `${ids[i]} overlaps ${ids[j]}`);
+					}
+					const a = boxes[ids[i]];
+					assert.ok(a.x >= 0 && a.x + a.w <= WIDTH, `${ids[i]} is inside the image`);
+				}
+				await page.screenshot({ path: join(outDir, 'zoomed-search.png') });
+			});
+		});
+
+		test('a graph of thousands of frames loads, zooms and restores', async () => {
+			const folded = bigFolded(5000);
+			const big = render('big', folded);
+			await withPage(big.url, async (page) => {
+				const before = await readFrames(page);
+				assert.ok(before.length >= 4500, `${before.length} frames`);
+				const name = 'worker_3_4_5_process_items';
+				const ms = await page.evaluate(async (n) => {
+					for (const rect of document.querySelectorAll('#frames rect')) {
+						const t = rect.parentNode.querySelector('title').textContent;
+						if (t.startsWith(n + ' (')) {
+							const t0 = performance.now();
+							rect.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+							await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+							return performance.now() - t0;
+						}
+					}
+					return -1;
+				}, name);
+				assert.ok(ms >= 0 && ms < 1000, `zoom took ${ms} ms`);
+				assertZoomed(before, await readFrames(page), name);
+				await assertLabelsFit(page);
+				await page.screenshot({ path: join(outDir, 'big-zoomed.png') });
+				await page.keyboard.press('Escape');
+				assertRestored(before, await readFrames(page));
+			});
+		});
+	});
+}

@@ -1,0 +1,166 @@
+# fg-render: options, exit codes, messages, determinism, exactness, hostile
+# input, atomic output. Frame geometry against flamegraph.pl is in
+# t_render_reference.sh; these tests need nothing outside the repository.
+. "$(dirname "$0")/lib.sh"
+
+R=$BIN/fg-render
+F=$FIXTURES/render
+SVGCHECK="python3 $FG_ROOT/tests/tools/svgcheck.py"
+
+frames() { $SVGCHECK "$1"; }
+
+# --- golden frame listings of the committed fixtures -------------------
+for spec in "basic:" "basic:--inverted" "basic:--reverse" "basic:--flamechart" \
+	"basic:--minwidth=50" "basic:--width=600 --height=20 --fontsize=10" \
+	"tricky:" "tricky:--inverted --minwidth 0" "diff:" "diff:--negate"; do
+	name=${spec%%:*} options=${spec#*:}
+	golden=$F/$name${options:+.$(echo "$options" | tr -c 'a-z0-9\n' '_')}.frames
+	# shellcheck disable=SC2086
+	"$R" $options "$F/$name.folded" >"$TMP/g.svg" 2>/dev/null
+	if ! frames "$TMP/g.svg" >"$TMP/g.frames"; then
+		fail "golden $name $options: contract" "$(cat "$TMP/g.frames")"
+	elif [ -n "${FG_UPDATE_GOLDEN:-}" ]; then
+		cp "$TMP/g.frames" "$golden"; skip "golden $name $options" "updated $golden"
+	else
+		check_same "golden $name $options: frames" "$golden" "$TMP/g.frames"
+	fi
+done
+
+# --- basics ------------------------------------------------------------
+check "--help prints the synopsis" sh -c "'$R' --help | grep -q '^Usage: fg-render'"
+check "--version" sh -c "'$R' --version | grep -q '^fg-render [0-9]'"
+check_status "unknown option is a usage error (1)" 1 "$R" --no-such-option
+check_status "ambiguous prefix is a usage error (1)" 1 "$R" --f "$F/basic.folded"
+check_status "bad --minwidth is a usage error (1)" 1 "$R" --minwidth=abc "$F/basic.folded"
+check_status "bad --bgcolors is a usage error (1)" 1 "$R" --bgcolors=pink "$F/basic.folded"
+check_status "missing input file exits 2" 2 "$R" "$TMP/does-not-exist"
+"$R" "$TMP/does-not-exist" 2>"$TMP/err" >/dev/null
+check "missing file message names the file" grep -q "^fg-render: $TMP/does-not-exist: No such file" "$TMP/err"
+"$R" --inv --color=java "$F/basic.folded" >"$TMP/prefix.svg"
+check "unique prefixes and = values work (--inv --color=java)" grep -q 'data-inverted="1"' "$TMP/prefix.svg"
+"$R" < "$F/basic.folded" >"$TMP/stdin.svg"
+"$R" - < "$F/basic.folded" >"$TMP/dash.svg"
+"$R" "$F/basic.folded" >"$TMP/file.svg"
+check "stdin, - and a file give the same bytes" sh -c "cmp -s '$TMP/stdin.svg' '$TMP/file.svg' && cmp -s '$TMP/dash.svg' '$TMP/file.svg'"
+
+# --- determinism -------------------------------------------------------
+"$R" "$F/basic.folded" >"$TMP/a.svg"
+sort -r "$F/basic.folded" | "$R" >"$TMP/b.svg"
+check "output does not depend on input order (without --flamechart)" cmp "$TMP/a.svg" "$TMP/b.svg"
+cat "$F/basic.folded" "$F/basic.folded" | "$R" >"$TMP/twice.svg"
+frames "$TMP/twice.svg" | awk -F'\t' '$5 == "all"' >"$TMP/root"
+check "repeated lines add up (2 x 102)" grep -q "	204	all" "$TMP/root"
+sed 's/$/\r/' "$F/basic.folded" | "$R" >"$TMP/crlf.svg"
+check "CRLF input gives the same SVG as LF" cmp "$TMP/a.svg" "$TMP/crlf.svg"
+if command -v gzip >/dev/null && "$R" --version >/dev/null; then
+	gzip -c "$F/basic.folded" >"$TMP/basic.folded.gz"
+	if "$R" "$TMP/basic.folded.gz" >"$TMP/gz.svg" 2>"$TMP/gz.err"; then
+		check "gzip input (file) gives the same SVG" cmp "$TMP/a.svg" "$TMP/gz.svg"
+		"$R" <"$TMP/basic.folded.gz" >"$TMP/gz2.svg"
+		check "gzip input (stdin) gives the same SVG" cmp "$TMP/a.svg" "$TMP/gz2.svg"
+	else
+		check "gzip input without zlib is refused clearly" grep -q "built without zlib" "$TMP/gz.err"
+	fi
+fi
+
+# --- messages and exit codes ---------------------------------------------
+printf 'a;b 5\nno count here\n\na;c 3\nbad 1x\n' >"$TMP/bad.folded"
+"$R" "$TMP/bad.folded" >"$TMP/bad.svg" 2>"$TMP/bad.err"
+check_eq "invalid lines do not fail the run" 0 $?
+check "invalid line reported with file:line" grep -q "^fg-render: $TMP/bad.folded:2: " "$TMP/bad.err"
+check "second invalid line reported with its line number" grep -q "bad.folded:5: " "$TMP/bad.err"
+check "summary of ignored lines" grep -q "ignored 2 lines with invalid format" "$TMP/bad.err"
+check "valid lines still count" sh -c "$SVGCHECK '$TMP/bad.svg' | grep -q '	8	all'"
+check "low sample count warning" grep -q "Stack count is low (8)" "$TMP/bad.err"
+: >"$TMP/empty"
+"$R" "$TMP/empty" >"$TMP/empty.svg" 2>"$TMP/empty.err"
+check_eq "empty input exits 2" 2 $?
+check "empty input still gives an SVG saying so" grep -q "No valid input" "$TMP/empty.svg"
+check_xml "empty input SVG is well-formed" "$TMP/empty.svg"
+printf 'a 0\n' | "$R" >/dev/null 2>&1
+check_eq "all-zero counts exit 2" 2 $?
+
+# --- exactness -----------------------------------------------------------
+awk 'BEGIN { for (i = 0; i < 100000; i++) print "a;b 0.1"; print "a;c 9007199254740993" }' |
+	"$R" --minwidth 0 >"$TMP/exact.svg"
+check "root of 100,000 x 0.1 + 9007199254740993 is exact" \
+	grep -q '<title>all (9,007,199,254,750,993&s;100%)</title>' "$TMP/exact.svg"
+check "decimal sum of b is exactly 10,000" grep -q '(10,000&s;' "$TMP/exact.svg"
+printf 'a 18446744073709551615\nb 1\n' | "$R" >"$TMP/over.svg" 2>"$TMP/over.err"
+check_eq "count overflow is an error (exit 2)" 2 $?
+check "count overflow message names the line" grep -q "<stdin>:2: the sum of counts exceeds" "$TMP/over.err"
+printf 'a 2.5\nb 3.5\n' | "$R" --minwidth 0 >"$TMP/half.svg" 2>/dev/null
+check "tooltip counts round half to even (2.5 -> 2)" grep -q '>a (2&s;' "$TMP/half.svg"
+check "tooltip counts round half to even (3.5 -> 4)" grep -q '>b (4&s;' "$TMP/half.svg"
+printf 'a;b 1000\n' | "$R" --factor 0.001 --countname ms >"$TMP/factor.svg" 2>/dev/null
+check "--factor scales displayed counts only" sh -c "grep -q '<title>all (1&s;100%)' '$TMP/factor.svg' && grep -q 'ENTITY s \" ms, \"' '$TMP/factor.svg'"
+printf 'a;b 50\n' | "$R" --total 200 >"$TMP/total.svg" 2>/dev/null
+check "--total scales the root" sh -c "grep -q '<title>all (200&s;100%)' '$TMP/total.svg' && grep -q '(50&s;25.00%)' '$TMP/total.svg'"
+
+# --- hostile input -----------------------------------------------------------
+{
+	printf 'main;</title><script>alert(1)</script>;x 10\n'
+	printf 'main;]]>;<![CDATA[;x 3\n'
+	printf 'main;"quoted" '"'"'single'"'"' &amp; &#x26;;x 4\n'
+	printf 'main;ctl\001\002\033[31m;x 2\n'
+	printf 'main;nul\000byte;x 2\n'
+	printf 'main;bad\377\376utf8;\355\240\200surrogate;\357\277\276nonchar 2\n'
+	printf 'main;%%s%%d%%n;x 1\n'
+	printf 'main;cr\rin name;x 1\r\n'
+	printf 'main;onload="alert(1)" x="1;y 1\n'
+	printf 'main;--;-->;<!--;x 1\n'
+	printf 'main;%%param;&ent; 1\n'
+} >"$TMP/hostile.folded"
+"$R" --title '</text><script>x</script>' --subtitle ']]>' --nametype '"><x' \
+	--countname '"%<&' --notes 'a -- b --> c' --fonttype 'x}</style><script>' \
+	"$TMP/hostile.folded" >"$TMP/hostile.svg" 2>/dev/null
+out=$($SVGCHECK "$TMP/hostile.svg" 2>&1)
+if [ $? = 0 ]; then pass "hostile names and options: well-formed, one script, no injected markup"
+else fail "hostile names and options: contract" "$out"; fi
+check "hostile names: the script name is text" sh -c "echo \"\$1\" | grep -q '</title><script>alert(1)</script>'" _ "$out"
+"$R" --inverted --minwidth 0 "$TMP/hostile.folded" >"$TMP/hostile2.svg" 2>/dev/null
+check "hostile names inverted: contract" $SVGCHECK "$TMP/hostile2.svg"
+head -c 200000 /dev/urandom | tr '\n' ';' | fold -w 900 | sed 's/$/ 1/' | "$R" --minwidth 0 >"$TMP/random.svg" 2>/dev/null
+check "random bytes: contract" $SVGCHECK "$TMP/random.svg"
+awk 'BEGIN { s = "root"; for (i = 0; i < 100000; i++) s = s ";f" i; print s " 1" }' >"$TMP/deep.folded"
+"$R" --minwidth 0 "$TMP/deep.folded" >"$TMP/deep.svg" 2>/dev/null
+check_eq "100,000-frame stack renders (exit 0)" 0 $?
+check "100,000-frame stack: every frame drawn" sh -c "[ \$(grep -c '<rect x=' '$TMP/deep.svg') = 100002 ]"
+python3 -c "print('a;' + 'x' * 1000000 + ' 5')" | "$R" >"$TMP/long.svg" 2>/dev/null
+check "1 MB frame name renders" $SVGCHECK "$TMP/long.svg"
+
+# --- atomic output -------------------------------------------------------------
+echo "old" >"$TMP/out.svg"
+"$R" -o "$TMP/out.svg" "$F/basic.folded"
+check "-o writes the file" cmp "$TMP/out.svg" "$TMP/a.svg"
+echo "old" >"$TMP/out.svg"
+"$R" -o "$TMP/out.svg" "$TMP/does-not-exist" 2>/dev/null
+check_eq "-o with a failing input exits 2" 2 $?
+check_eq "-o keeps the old file when the run fails" old "$(cat "$TMP/out.svg")"
+check_eq "-o leaves no temporary file" "" "$(ls -A "$TMP" | grep '^\.out\.svg\.' || true)"
+chmod 0644 "$TMP/out.svg"
+"$R" -o "$TMP/out.svg" "$F/basic.folded"
+check_eq "-o keeps the mode of the file it replaces" 644 "$(stat -c %a "$TMP/out.svg")"
+if [ -w /dev/full ]; then
+	"$R" "$F/basic.folded" >/dev/full 2>"$TMP/full.err"
+	check_eq "write error (disk full) exits 2" 2 $?
+	check "write error is reported" grep -q "No space left" "$TMP/full.err"
+fi
+awk 'BEGIN { for (i = 0; i < 20000; i++) print "a;f" i " 1" }' >"$TMP/big.folded"
+( "$R" --minwidth 0 "$TMP/big.folded" | head -c 100 >/dev/null ) 2>"$TMP/pipe.err"
+check_eq "SIGPIPE ends quietly" "" "$(cat "$TMP/pipe.err")"
+
+# --- palettes, nameattr, --cp ----------------------------------------------------
+"$R" "$F/basic.folded" >"$TMP/c1.svg"
+check "default colours are seeded by name (root is rgb(213,39,9))" grep -q '<g fill="#d52709">' "$TMP/c1.svg"
+"$R" --random "$F/basic.folded" >"$TMP/r1.svg"
+check "--random still draws a valid graph" $SVGCHECK "$TMP/r1.svg"
+"$R" --colors=mem --bgcolors='#102030' "$F/basic.folded" >"$TMP/bg.svg"
+check "--bgcolors #rrggbb" grep -q 'stop-color="#102030"' "$TMP/bg.svg"
+printf 'main\thref=https://example.com/?a=1&b=2\ttitle=Main <entry>\tclass=c1\tg_extra=onclick="alert(1)"\n' >"$TMP/attrs"
+"$R" --nameattr "$TMP/attrs" "$F/basic.folded" >"$TMP/attrs.svg" 2>"$TMP/attrs.err"
+check "--nameattr href makes the frame a link" grep -q '<a xlink:href="https://example.com/?a=1&amp;b=2" target="_top" class="c1">' "$TMP/attrs.svg"
+check "--nameattr event handlers are refused" sh -c "! grep -q onclick '$TMP/attrs.svg' && grep -q unsafe '$TMP/attrs.err'"
+( cd "$TMP" && printf 'main->rgb(1,2,3)\n' >palette.map && "$R" --cp "$F/basic.folded" >cp.svg )
+check "--cp uses palette.map colours" grep -q '<g fill="rgb(1,2,3)">' "$TMP/cp.svg"
+check "--cp adds new names to palette.map, sorted" sh -c "grep -q '^parse->rgb(' '$TMP/palette.map' && sort -c '$TMP/palette.map'"
