@@ -21,21 +21,6 @@ static const char *find_offset(const char *start, const char *end)
 	return p - 3;
 }
 
-/* After the first "::", C++ argument lists and template arguments go:
- * the name ends at the last '(' or '<' that follows it. */
-static const char *cut_cxx(const char *start, const char *end)
-{
-	const char *p = start;
-	while ((p = memchr(p, ':', (size_t)(end - p))) != NULL && p + 1 < end && p[1] != ':')
-		p++;
-	if (p == NULL || p + 1 >= end)
-		return end;
-	for (const char *q = end; q > p + 2; q--)
-		if (q[-1] == '(' || q[-1] == '<')
-			return q - 1;
-	return end;
-}
-
 /* A JVM class name: "Ljava/lang/Thread;::run" loses its 'L'. */
 static void strip_jvm_l(const char **start, const char *end)
 {
@@ -50,7 +35,28 @@ int fg_dtrace_clean_frame(const char *line, size_t length, bool include_offset,
 	fg_trace_trim(&start, &end);
 	if (!include_offset)
 		end = find_offset(start, end);
-	end = cut_cxx(start, end);
+
+	/*
+	 * One pass finds the first "::", the last '(' or '<' after it (where
+	 * C++ arguments and template tails begin: the name ends there), and
+	 * whether "->" or ';' occur.
+	 */
+	const char *colons = NULL, *cut = end;
+	bool arrows = false, semicolons = false;
+	for (const char *p = start; p < end; p++) {
+		unsigned char c = fg_trace_byte_class[(unsigned char)*p];
+		if (c == 0)
+			continue;
+		if (c == FG_TRACE_COLON && colons == NULL && p + 1 < end && p[1] == ':')
+			colons = p++;
+		else if (c == FG_TRACE_OPEN && colons != NULL)
+			cut = p;
+		else if (c == FG_TRACE_DASH && p + 1 < end && p[1] == '>')
+			arrows = true;
+		else if (c == FG_TRACE_SEMICOLON)
+			semicolons = true;
+	}
+	end = cut;
 
 	/*
 	 * "a->b->c": a calls b, inlined, which calls c, inlined. Root first
@@ -60,7 +66,7 @@ int fg_dtrace_clean_frame(const char *line, size_t length, bool include_offset,
 	const char *piece_end = end;
 	for (;;) {
 		const char *arrow = NULL;
-		for (const char *p = piece_end; p - start >= 2; p--)
+		for (const char *p = piece_end; arrows && p - start >= 2; p--)
 			if (p[-2] == '-' && p[-1] == '>') {
 				arrow = p - 2;
 				break;
@@ -68,7 +74,7 @@ int fg_dtrace_clean_frame(const char *line, size_t length, bool include_offset,
 		const char *piece = arrow != NULL ? arrow + 2 : start;
 		strip_jvm_l(&piece, piece_end);
 		int rc = fg_trace_push_frame(b, piece, (size_t)(piece_end - piece),
-					     arrow != NULL ? "_[i]" : NULL);
+					     arrow != NULL ? "_[i]" : NULL, semicolons);
 		if (rc != 0 || arrow == NULL)
 			return rc;
 		piece_end = arrow;

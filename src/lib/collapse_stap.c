@@ -45,12 +45,15 @@ int fg_stap_clean_frame(const char *line, size_t length, fg_stack_builder *b)
 	    memcmp(after_address, " : ", 3) == 0)
 		start = after_address + 3;
 
-	/* The offset ends the name (and the module goes with it). */
-	for (const char *p = start; (p = memchr(p, '+', (size_t)(end - p))) != NULL; p++)
-		if (is_offset_at(p, end)) {
-			end = p;
-			return fg_trace_push_frame(b, start, (size_t)(end - start), NULL);
-		}
+	/* One pass: the offset ends the name (and the module goes with it). */
+	bool semicolons = false;
+	for (const char *p = start; p < end; p++) {
+		unsigned char c = fg_trace_byte_class[(unsigned char)*p];
+		if (c == FG_TRACE_SEMICOLON)
+			semicolons = true;
+		else if (c == FG_TRACE_PLUS && is_offset_at(p, end))
+			return fg_trace_push_frame(b, start, (size_t)(p - start), NULL, semicolons);
+	}
 	/* No offset: a trailing " [module]" still goes. */
 	if (end > start && end[-1] == ']')
 		for (const char *p = end - 1; p - start >= 2; p--)
@@ -58,5 +61,5 @@ int fg_stap_clean_frame(const char *line, size_t length, fg_stack_builder *b)
 				end = p - 2;
 				break;
 			}
-	return fg_trace_push_frame(b, start, (size_t)(end - start), NULL);
+	return fg_trace_push_frame(b, start, (size_t)(end - start), NULL, semicolons);
 }
