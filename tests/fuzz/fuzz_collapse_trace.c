@@ -1,0 +1,46 @@
+/*
+ * fuzz_collapse_trace.c - libFuzzer harness for the DTrace and SystemTap
+ * parsers: any bytes through fg_trace_parser_buffer in both formats (the
+ * first byte picks the format and --includeoffset), then the sorted
+ * output, whose lines must each end in a count.
+ *
+ *   clang -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/lib \
+ *     tests/fuzz/fuzz_collapse_trace.c build-fuzz/libfolded.a -lz -lpthread -lm
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "folded.h"
+
+static void ignore(void *context, const char *file, uint64_t line, const char *message) {}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	fg_trace_options options = {
+		.format = (data[0] & 1) ? FG_TRACE_STAP : FG_TRACE_DTRACE,
+		.include_offset = (data[0] & 2) != 0,
+	};
+	fg_trace_parser *p = fg_trace_parser_new(&options);
+	fg_stacks *stacks = fg_stacks_new();
+	fg_warner w = {ignore, NULL};
+	if (p == NULL || stacks == NULL)
+		abort();
+	if (fg_trace_parser_buffer(p, (const char *)data + 1, size - 1, "fuzz", 1, stacks, &w, NULL) != 0)
+		abort();
+	fg_trace_parser_end(p, &w);
+	const fg_stack_entry **sorted = fg_stacks_sorted(stacks);
+	for (size_t i = 0; i < fg_stacks_size(stacks); i++) {
+		const fg_stack_entry *e = sorted[i];
+		/* Every stack has a frame; no frame holds a newline. */
+		if (e->stack_length == 0 || memchr(e->stack, '\n', e->stack_length) != NULL)
+			abort();
+	}
+	free(sorted);
+	fg_stacks_free(stacks);
+	fg_trace_parser_free(p);
+	return 0;
+}
