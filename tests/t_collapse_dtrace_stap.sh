@@ -136,6 +136,11 @@ check "dtrace: I/O errors name the program and file" \
 check_eq "stap --version" "fg-collapse-stap $("$STAP" --version | awk '{print $2}')" "$("$STAP" --version)"
 check "dtrace --help shows the synopsis" sh -c "'$DTRACE' --help | grep -q '^usage: fg-collapse-dtrace \\[--includeoffset\\]'"
 
+for _ in $(seq 1 15); do printf '  a\n 1.5\n 1\n'; done | "$DTRACE" >"$TMP/many.out" 2>"$TMP/many.err"
+check_eq "dtrace: only the first 10 warnings are printed" 10 "$(grep -c 'neither a frame' "$TMP/many.err")"
+check "dtrace: then the total" grep -q '^fg-collapse-dtrace: 15 malformed lines or stacks skipped in all$' "$TMP/many.err"
+check_eq "dtrace: the stacks around them are kept" "a 15" "$(cat "$TMP/many.out")"
+
 # --- hostile input -----------------------------------------------------------
 # A 100,000-frame stack: no recursion, no quadratic work.
 awk 'BEGIN { for (i = 100000; i > 0; i--) printf "  m`f%d+0x1\n", i; print "  1" }' >"$TMP/deep.txt"

@@ -279,6 +279,13 @@ int fg_trace_collapse(const fg_trace_options *options, const char *const *paths,
 	int rc = stacks == NULL || p == NULL ? fg_fail(err, FG_ENOMEM, "out of memory") : 0;
 	for (size_t i = 0; i < count && rc == 0; i++)
 		rc = collapse_input(p, paths[i], stacks, warner, err);
+	if (rc == 0 && fg_trace_parser_skipped(p) > FG_TRACE_WARNINGS_MAX &&
+	    warner != NULL && warner->warn != NULL) {
+		char message[128];
+		snprintf(message, sizeof(message), "%llu malformed lines or stacks skipped in all",
+			 (unsigned long long)fg_trace_parser_skipped(p));
+		warner->warn(warner->context, NULL, 0, message);
+	}
 	if (rc == 0) {
 		fg_output *out = fg_output_open(output, err);
 		if (out == NULL)
