@@ -864,8 +864,8 @@ if (searchEl) {
 	} catch (e) {
 		/* keep the estimate */
 	}
-	prevEl = makeButton('prev-match', '\u2039', 'Previous match (N)', sx - 2.6 * fontSize, sy, function () { gotoMatch(-1); });
-	nextEl = makeButton('next-match', '\u203A', 'Next match (n)', sx - 1.3 * fontSize, sy, function () { gotoMatch(1); });
+	prevEl = makeButton('prev-match', '\u25C0', 'Previous match (N)', sx - 3 * fontSize, sy, function () { gotoMatch(-1); });
+	nextEl = makeButton('next-match', '\u25B6', 'Next match (n)', sx - 1.6 * fontSize, sy, function () { gotoMatch(1); });
 	clearEl = makeButton('clear-search', '\u00D7', 'Clear search', sx + sw + fontSize / 2, sy, clearSearch);
 }
 if (matchedEl) {

@@ -5,7 +5,7 @@ Writes an SVG that follows docs/svg-contract.md (with src/viewer/viewer.js
 and viewer.css embedded the way src/tools/embed.c minifies them) from a
 folded file. Geometry follows flamegraph.pl (ORIGINAL.md 1.6): xpad 10,
 width per sample (W - 20) / total, siblings sorted by name, self samples
-before the children, frames under --minwidth px dropped. Colours: the "hot"
+after the children (as reference/render shows), frames under --minwidth px dropped. Colours: the "hot"
 palette seeded from the name; differential input (two counts) is drawn white
 to red / white to blue.
 
@@ -151,7 +151,7 @@ def main():
         if node.total * wpt < a.minwidth:
             continue
         laid.append((node, depth, start))
-        t = start + node.self_count
+        t = start
         kids = []
         for name in sorted(node.children):
             kids.append((node.children[name], depth + 1, t))

@@ -609,7 +609,7 @@ if (pw.skip) {
 			await withPage(big.url, async (page) => {
 				const before = await readFrames(page);
 				assert.ok(before.length >= 4500, `${before.length} frames`);
-				const name = 'worker_3_4_5_process_items';
+				const name = 'module_3::dispatch';
 				const ms = await page.evaluate(async (n) => {
 					for (const rect of document.querySelectorAll('#frames rect')) {
 						const t = rect.parentNode.querySelector('title').textContent;
