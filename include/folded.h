@@ -406,6 +406,155 @@ int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
 
 /* fg-collapse-perf: perf script text -> folded stacks. */
 
+/*
+ * The collapse driver, shared by the collapsers: it reads an input in large
+ * blocks, cuts each block into ranges at record boundaries (for perf: after
+ * a blank line), lets N threads parse the ranges at once, each into its own
+ * fg_stacks, and merges the tables at the end. Because the stacks are
+ * printed sorted and counts add exactly, the output is the same for any
+ * number of threads; warnings are buffered per range and passed on in input
+ * order with absolute line numbers, so stderr is the same too.
+ *
+ * A format plugs in through an fg_collapse_parser: a table of functions
+ * over two objects it defines itself,
+ * - a config: the options, shared read-only by all threads (only
+ *   begin_input and prepare may change it, and only while no range is being
+ *   parsed);
+ * - a state: one per thread, holding the record being read (a perf sample
+ *   whose blank line has not come yet) and scratch buffers.
+ * A record may straddle two blocks: the driver then hands the next block's
+ * first range to the same state, so a parser never needs to look ahead of
+ * the line it is given, and memory never grows with the input.
+ */
+typedef struct fg_collapse_report fg_collapse_report;
+
+/* One range of whole lines for fg_collapse_parser.parse. */
+typedef struct fg_collapse_chunk {
+	const char *text;      /* whole lines; only an input's last may lack '\n' */
+	size_t length;
+	bool end_of_input;     /* after text, the input ends: finish any open record */
+	fg_stacks *stacks;     /* add the finished stacks here */
+	uint64_t lines;        /* the parser sets it: the number of lines in text */
+	fg_collapse_report *report; /* for fg_collapse_warn */
+} fg_collapse_chunk;
+
+typedef struct fg_collapse_parser {
+	const char *name;      /* "perf", for messages */
+	/* Frees the config given to fg_collapse_new. */
+	void (*config_free)(void *config);
+	/* A new state for one thread, with no open record; NULL: out of memory. */
+	void *(*state_new)(void *config);
+	void (*state_free)(void *state);
+	/* Optional. An input begins (index 0 for the first input of a run). */
+	void (*begin_input)(void *config, size_t index);
+	/*
+	 * Optional. Sees each block of an input, in order, before any of it is
+	 * parsed, until it returns true ("seen enough of this input"): for
+	 * settings that the first records decide for all (perf's default event
+	 * filter is the first event of the input).
+	 */
+	bool (*prepare)(void *config, const char *block, size_t length);
+	/*
+	 * Where a record begins in text (which starts at a line start and holds
+	 * whole lines): the offset of the first line L such that parsing from L
+	 * with a fresh state gives what parsing on from before L would have
+	 * given; length if there is none. NULL: never split (one thread).
+	 */
+	size_t (*find_boundary)(const void *config, const char *text, size_t length);
+	/* Parses chunk->text, continuing the state's open record. Returns 0, or
+	 * FG_ENOMEM / FG_ERANGE (fatal; malformed lines are warnings). */
+	int (*parse)(void *state, fg_collapse_chunk *chunk);
+} fg_collapse_parser;
+
+/*
+ * For parsers: a warning about line `line` of the chunk (1-based, counted
+ * from chunk->text). The driver adds the file name and the line number in
+ * the input, and passes on only the first FG_COLLAPSE_WARNINGS_MAX of each
+ * input (then one line saying how many more there were).
+ */
+#define FG_COLLAPSE_WARNINGS_MAX 10
+void fg_collapse_warn(fg_collapse_report *report, uint64_t line, const char *format, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+/* The same, but only the first warning of a kind (key 0..31) in the whole
+ * run is passed on, and it does not count towards the limit. */
+void fg_collapse_warn_once(fg_collapse_report *report, unsigned key, uint64_t line,
+			   const char *format, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+/* One run of a collapser over one or more inputs, into one stack table. */
+typedef struct fg_collapse fg_collapse;
+
+/*
+ * Starts a run of `parser` with `config`, which the run owns from now on
+ * (even when this fails). threads: how many threads parse at once (0: one
+ * per online CPU). warner may be NULL. Returns NULL on failure (err set).
+ */
+fg_collapse *fg_collapse_new(const fg_collapse_parser *parser, void *config,
+			     unsigned threads, const fg_warner *warner, fg_error *err);
+void fg_collapse_free(fg_collapse *c);
+
+/* Reads all of in (inputs follow each other: the records of one never
+ * continue in the next). Returns 0 or FG_EIO / FG_ENOMEM / FG_ERANGE /
+ * FG_ENOZLIB with err naming the input. */
+int fg_collapse_read(fg_collapse *c, fg_input *in, fg_error *err);
+
+/* The same for bytes in memory (tests, fuzzers, library users); name is
+ * used in warnings. One thread; the result is what fg_collapse_read gives. */
+int fg_collapse_text(fg_collapse *c, const char *text, size_t length,
+		     const char *name, fg_error *err);
+
+/* The stacks of everything read so far (the threads' tables merged), or
+ * NULL when out of memory. Owned by c; read no more input after this. */
+fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err);
+
+/*
+ * The perf parser: `perf script` output, as stackcollapse-perf.pl reads it
+ * (with the fixes listed in fg-collapse-perf(1)).
+ *
+ * A sample is a header line ("comm PID[/TID] [CPU] TIME: [PERIOD] EVENT:"),
+ * then its frames leaf first ("ADDR SYMBOL[+0xOFF] (MODULE)"), then a blank
+ * (or whitespace-only) line. Its stack is the process element (comm, spaces
+ * as '_', "-PID" with pid, "-PID/TID" with tid) followed by the tidied
+ * frames root first, and it counts its period (1 when the header has none
+ * or 0). Only samples of one event are kept: event_filter, or the first
+ * event of the input. Tidying: "+0xOFF" goes; "[unknown]" becomes
+ * "[module basename]" ("[module <ADDR>]" with addrs); argument lists are cut
+ * from the first '(' except in Go method names and "(anonymous namespace)";
+ * quotes go; ';' becomes ':'; a leading 'L' goes from Java names; perf's
+ * inline chains "a->b" become "a;b_[i]". Annotations: "_[k]" kernel,
+ * "_[j]" JIT, "_[i]" inlined.
+ */
+typedef struct fg_perf_options {
+	bool pid;              /* --pid: "comm-PID" */
+	bool tid;              /* --tid: "comm-PID/TID" (wins over pid) */
+	bool kernel;           /* --kernel: "_[k]" on kernel frames */
+	bool jit;              /* --jit: "_[j]" on /tmp/perf-N.map frames */
+	bool addrs;            /* --addrs: "[module <ADDR>]" for unknown symbols */
+	bool inline_frames;    /* --inline: perf's "(inlined)" frames get "_[i]" */
+	bool srcline;          /* --srcline: the line after a frame is its source
+				  location (perf script -F+srcline), appended */
+	const char *event_filter;        /* NULL or "": the input's first event */
+	const char *const *skip_after;   /* --skip-after: drop the callers of */
+	size_t skip_after_count;         /* frames with these names */
+} fg_perf_options;
+
+void fg_perf_options_init(fg_perf_options *options);
+
+/* The perf parser's table, and a config for it from options (copied);
+ * NULL when out of memory. */
+extern const fg_collapse_parser fg_perf_parser;
+void *fg_perf_config_new(const fg_perf_options *options);
+
+/* Shorthand: fg_collapse_new(&fg_perf_parser, fg_perf_config_new(options), ...). */
+fg_collapse *fg_perf_collapse_new(const fg_perf_options *options, unsigned threads,
+				  const fg_warner *warner, fg_error *err);
+
 /* fg-collapse-dtrace and fg-collapse-stap. */
 
 /*

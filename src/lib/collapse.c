@@ -1,0 +1,474 @@
+/*
+ * collapse.c - the collapse driver: big blocks in, ranges parsed by N
+ * threads, private stack tables merged at the end.
+ *
+ * Design. The main thread reads a block of whole lines (several MB), asks
+ * the parser where records begin near the 1/N, 2/N, ... marks, and hands
+ * each range to one thread. Every thread owns a parser state and a stack
+ * table, so parsing needs no locks; the tables are merged once, when the
+ * stacks are asked for. A record that runs past the end of a block stays
+ * open in the state that parsed the block's last range (the "carrier"), and
+ * the next block's first range goes to that same state: records are never
+ * copied or re-read, and a state never needs more than the current line.
+ * When a block holds no boundary at all (one huge record), it goes whole to
+ * the carrier: slower, never wrong.
+ *
+ * Determinism. The stacks are printed sorted and counts add exactly, so
+ * the way the input was cut cannot show in the output. Warnings are kept
+ * per range with range-relative line numbers and passed on after the block,
+ * in range order, with the line counts of the ranges before added: stderr
+ * is the same for any number of threads as well.
+ *
+ * The threads are started once per run and wait on a condition variable
+ * between blocks; a block costs two handshakes, nothing per line.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define BLOCK_PER_THREAD (4u << 20) /* bytes read per block, per thread */
+#define SPLIT_MIN (64u << 10)       /* smaller blocks are not worth splitting */
+#define THREADS_MAX 256
+
+struct warning {
+	uint64_t line;     /* relative to the chunk */
+	int key;           /* -1: an ordinary warning; else fg_collapse_warn_once's key */
+	char *text;
+};
+
+struct fg_collapse_report {
+	struct warning *items;
+	size_t count, capacity;
+	size_t kept;       /* ordinary warnings in items */
+	size_t limit;      /* how many ordinary warnings to keep */
+	uint64_t dropped;  /* ordinary warnings beyond the limit */
+	uint32_t once;     /* keys already used in this chunk */
+};
+
+/* The work of one thread for one block. */
+struct task {
+	bool assigned;
+	fg_collapse_chunk chunk;
+	fg_collapse_report report;
+	int rc;
+};
+
+struct fg_collapse {
+	const fg_collapse_parser *parser;
+	void *config;
+	fg_warner warner;
+	unsigned threads;
+	void **states;           /* one per thread; thread 0 is the caller */
+	fg_stacks **stacks;      /* one per thread; stacks[0] is the result */
+	struct task *tasks;      /* one per thread */
+	unsigned carrier;        /* the state that may hold an open record */
+	bool merged;
+
+	/* the current input */
+	const char *name;
+	size_t inputs;           /* inputs begun so far */
+	bool prepared;           /* parser->prepare has seen enough */
+	uint64_t lines;          /* lines of the input passed so far */
+	uint64_t shown;          /* ordinary warnings passed on */
+	uint64_t hidden;         /* ordinary warnings not passed on */
+	uint32_t once;           /* fg_collapse_warn_once keys used in this run */
+
+	/* the worker threads (threads - 1 of them) */
+	pthread_t *workers;
+	size_t started;
+	pthread_mutex_t lock;
+	pthread_cond_t wake, done;
+	uint64_t generation;     /* bumped for every block */
+	unsigned running;        /* workers still busy with this generation */
+	bool stop;
+};
+
+/* ------------------------------------------------------------ reporting */
+
+static void report_add(fg_collapse_report *r, uint64_t line, int key,
+		       const char *format, va_list args)
+{
+	if (key < 0 && r->kept >= r->limit) {
+		r->dropped++;
+		return;
+	}
+	char text[512];
+	vsnprintf(text, sizeof(text), format, args);
+	char *copy = strdup(text);
+	if (copy == NULL ||
+	    fg_grow((void **)&r->items, &r->capacity, r->count + 1, sizeof(*r->items)) != 0) {
+		free(copy);
+		r->dropped += key < 0;
+		return;
+	}
+	r->items[r->count].line = line;
+	r->items[r->count].key = key;
+	r->items[r->count].text = copy;
+	r->count++;
+	r->kept += key < 0;
+}
+
+void fg_collapse_warn(fg_collapse_report *r, uint64_t line, const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	report_add(r, line, -1, format, args);
+	va_end(args);
+}
+
+void fg_collapse_warn_once(fg_collapse_report *r, unsigned key, uint64_t line,
+			   const char *format, ...)
+{
+	key &= 31;
+	if (r->once & (1u << key))
+		return;
+	r->once |= 1u << key;
+	va_list args;
+	va_start(args, format);
+	report_add(r, line, (int)key, format, args);
+	va_end(args);
+}
+
+static void warn(const fg_collapse *c, uint64_t line, const char *message)
+{
+	if (c->warner.warn != NULL)
+		c->warner.warn(c->warner.context, c->name, line, message);
+}
+
+/* Passes a chunk's warnings on, with line numbers in the input. */
+static void flush_report(fg_collapse *c, fg_collapse_report *r, uint64_t first_line)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		struct warning *w = &r->items[i];
+		if (w->key >= 0) {
+			if (!(c->once & (1u << w->key))) {
+				c->once |= 1u << w->key;
+				warn(c, first_line + w->line, w->text);
+			}
+		} else if (c->shown < FG_COLLAPSE_WARNINGS_MAX) {
+			c->shown++;
+			warn(c, first_line + w->line, w->text);
+		} else {
+			c->hidden++;
+		}
+		free(w->text);
+	}
+	c->hidden += r->dropped;
+	free(r->items);
+	memset(r, 0, sizeof(*r));
+}
+
+/* -------------------------------------------------------------- threads */
+
+static unsigned index_of_task(const fg_collapse *c, const struct task *t)
+{
+	return (unsigned)(t - c->tasks);
+}
+
+static void run_task(fg_collapse *c, struct task *t)
+{
+	t->rc = c->parser->parse(c->states[index_of_task(c, t)], &t->chunk);
+}
+
+struct worker_start {
+	fg_collapse *c;
+	unsigned index;
+};
+
+static void *worker_main(void *argument)
+{
+	fg_collapse *c = ((struct worker_start *)argument)->c;
+	unsigned index = ((struct worker_start *)argument)->index;
+	free(argument);
+	uint64_t seen = 0;
+	for (;;) {
+		pthread_mutex_lock(&c->lock);
+		while (!c->stop && c->generation == seen)
+			pthread_cond_wait(&c->wake, &c->lock);
+		if (c->stop) {
+			pthread_mutex_unlock(&c->lock);
+			return NULL;
+		}
+		seen = c->generation;
+		pthread_mutex_unlock(&c->lock);
+
+		if (c->tasks[index].assigned)
+			run_task(c, &c->tasks[index]);
+
+		pthread_mutex_lock(&c->lock);
+		if (--c->running == 0)
+			pthread_cond_signal(&c->done);
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+/* Runs the assigned tasks: thread 0's here, the others on the workers. */
+static void run_tasks(fg_collapse *c)
+{
+	if (c->threads > 1) {
+		pthread_mutex_lock(&c->lock);
+		c->running = c->threads - 1;
+		c->generation++;
+		pthread_cond_broadcast(&c->wake);
+		pthread_mutex_unlock(&c->lock);
+	}
+	if (c->tasks[0].assigned)
+		run_task(c, &c->tasks[0]);
+	if (c->threads > 1) {
+		pthread_mutex_lock(&c->lock);
+		while (c->running > 0)
+			pthread_cond_wait(&c->done, &c->lock);
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
+/* ------------------------------------------------------------ the run */
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > THREADS_MAX ? THREADS_MAX : (unsigned)n;
+}
+
+fg_collapse *fg_collapse_new(const fg_collapse_parser *parser, void *config,
+			     unsigned threads, const fg_warner *warner, fg_error *err)
+{
+	if (config == NULL) {
+		fg_fail(err, FG_ENOMEM, "out of memory");
+		return NULL;
+	}
+	fg_collapse *c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		parser->config_free(config);
+		fg_fail(err, FG_ENOMEM, "out of memory");
+		return NULL;
+	}
+	c->parser = parser;
+	c->config = config;
+	if (warner != NULL)
+		c->warner = *warner;
+	c->threads = threads == 0 ? online_cpus() : threads > THREADS_MAX ? THREADS_MAX : threads;
+	if (parser->find_boundary == NULL)
+		c->threads = 1;
+	c->states = calloc(c->threads, sizeof(*c->states));
+	c->stacks = calloc(c->threads, sizeof(*c->stacks));
+	c->tasks = calloc(c->threads, sizeof(*c->tasks));
+	c->workers = calloc(c->threads, sizeof(*c->workers));
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->wake, NULL);
+	pthread_cond_init(&c->done, NULL);
+	if (c->states == NULL || c->stacks == NULL || c->tasks == NULL || c->workers == NULL)
+		goto nomem;
+	for (unsigned i = 0; i < c->threads; i++) {
+		c->states[i] = parser->state_new(config);
+		c->stacks[i] = fg_stacks_new();
+		if (c->states[i] == NULL || c->stacks[i] == NULL)
+			goto nomem;
+	}
+	for (unsigned i = 1; i < c->threads; i++) {
+		struct worker_start *start = malloc(sizeof(*start));
+		if (start == NULL)
+			goto nomem;
+		start->c = c;
+		start->index = i;
+		if (pthread_create(&c->workers[c->started], NULL, worker_main, start) != 0) {
+			free(start);
+			fg_collapse_free(c);
+			fg_fail(err, FG_ENOMEM, "cannot start a thread");
+			return NULL;
+		}
+		c->started++;
+	}
+	return c;
+nomem:
+	fg_collapse_free(c);
+	fg_fail(err, FG_ENOMEM, "out of memory");
+	return NULL;
+}
+
+void fg_collapse_free(fg_collapse *c)
+{
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stop = true;
+	pthread_cond_broadcast(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+	for (size_t i = 0; i < c->started; i++)
+		pthread_join(c->workers[i], NULL);
+	for (unsigned i = 0; c->states != NULL && i < c->threads; i++)
+		if (c->states[i] != NULL)
+			c->parser->state_free(c->states[i]);
+	for (unsigned i = 0; c->stacks != NULL && i < c->threads; i++)
+		fg_stacks_free(c->stacks[i]);
+	for (unsigned i = 0; c->tasks != NULL && i < c->threads; i++)
+		flush_report(c, &c->tasks[i].report, 0);
+	c->parser->config_free(c->config);
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->wake);
+	pthread_cond_destroy(&c->done);
+	free(c->states);
+	free(c->stacks);
+	free(c->tasks);
+	free(c->workers);
+	free(c);
+}
+
+static int parse_failure(const fg_collapse *c, int rc, fg_error *err)
+{
+	if (rc == FG_ERANGE)
+		return fg_fail(err, rc, "%s: a stack's count exceeds 2^64 - 1", c->name);
+	return fg_fail(err, rc, "%s: out of memory", c->name);
+}
+
+/*
+ * Cuts text into up to `threads` ranges that start at record boundaries;
+ * returns how many, with starts[0] = 0.
+ */
+static unsigned cut(const fg_collapse *c, const char *text, size_t length, size_t *starts)
+{
+	unsigned n = 1;
+	starts[0] = 0;
+	if (c->threads == 1 || length < SPLIT_MIN)
+		return 1;
+	for (unsigned i = 1; i < c->threads; i++) {
+		size_t target = (size_t)((unsigned __int128)length * i / c->threads);
+		if (target < starts[n - 1])
+			target = starts[n - 1];
+		const char *newline = memchr(text + target, '\n', length - target);
+		if (newline == NULL)
+			break;
+		size_t line = (size_t)(newline + 1 - text);
+		size_t at = line + c->parser->find_boundary(c->config, text + line, length - line);
+		if (at >= length)
+			break;
+		if (at > starts[n - 1])
+			starts[n++] = at;
+	}
+	return n;
+}
+
+/* Parses one block (or, with end_of_input, the end of the input). */
+static int feed(fg_collapse *c, const char *text, size_t length, bool end_of_input,
+		fg_error *err)
+{
+	size_t starts[THREADS_MAX];
+	unsigned ranges = end_of_input ? 1 : cut(c, text, length, starts);
+	starts[0] = 0;
+	size_t limit = FG_COLLAPSE_WARNINGS_MAX - (c->shown < FG_COLLAPSE_WARNINGS_MAX
+						   ? c->shown : FG_COLLAPSE_WARNINGS_MAX);
+	unsigned order[THREADS_MAX];
+	for (unsigned i = 0; i < c->threads; i++) {
+		c->tasks[i].assigned = false;
+		order[i] = (c->carrier + i) % c->threads; /* range 0 to the carrier */
+	}
+	for (unsigned r = 0; r < ranges; r++) {
+		struct task *t = &c->tasks[order[r]];
+		size_t end = r + 1 < ranges ? starts[r + 1] : length;
+		t->assigned = true;
+		t->rc = 0;
+		t->chunk.text = text + starts[r];
+		t->chunk.length = end - starts[r];
+		t->chunk.end_of_input = end_of_input;
+		t->chunk.stacks = c->stacks[order[r]];
+		t->chunk.lines = 0;
+		t->chunk.report = &t->report;
+		memset(&t->report, 0, sizeof(t->report));
+		t->report.limit = limit;
+	}
+	run_tasks(c);
+	c->carrier = order[ranges - 1];
+	int rc = 0;
+	for (unsigned r = 0; r < ranges; r++) {
+		struct task *t = &c->tasks[order[r]];
+		if (rc == 0 && t->rc != 0)
+			rc = parse_failure(c, t->rc, err);
+		flush_report(c, &t->report, c->lines);
+		c->lines += t->chunk.lines;
+	}
+	return rc;
+}
+
+static void begin_input(fg_collapse *c, const char *name)
+{
+	c->name = name;
+	c->lines = 0;
+	c->shown = c->hidden = 0;
+	if (c->parser->begin_input != NULL)
+		c->parser->begin_input(c->config, c->inputs);
+	c->inputs++;
+	c->prepared = c->parser->prepare == NULL;
+}
+
+static int end_input(fg_collapse *c, fg_error *err)
+{
+	int rc = feed(c, "", 0, true, err);
+	if (c->hidden > 0) {
+		char message[128];
+		snprintf(message, sizeof(message), "%llu more warnings not shown",
+			 (unsigned long long)c->hidden);
+		warn(c, 0, message);
+	}
+	return rc;
+}
+
+static int feed_block(fg_collapse *c, const char *block, size_t length, fg_error *err)
+{
+	if (!c->prepared)
+		c->prepared = c->parser->prepare(c->config, block, length);
+	return feed(c, block, length, false, err);
+}
+
+int fg_collapse_read(fg_collapse *c, fg_input *in, fg_error *err)
+{
+	begin_input(c, fg_input_name(in));
+	size_t want = (size_t)BLOCK_PER_THREAD * c->threads;
+	for (;;) {
+		const char *block;
+		size_t length;
+		int rc = fg_input_read_block(in, want, &block, &length, err);
+		if (rc < 0) {
+			end_input(c, NULL);
+			return rc;
+		}
+		if (rc == 0)
+			break;
+		rc = feed_block(c, block, length, err);
+		if (rc != 0)
+			return rc;
+	}
+	return end_input(c, err);
+}
+
+int fg_collapse_text(fg_collapse *c, const char *text, size_t length, const char *name,
+		     fg_error *err)
+{
+	begin_input(c, name);
+	int rc = length > 0 ? feed_block(c, text, length, err) : 0;
+	if (rc != 0)
+		return rc;
+	return end_input(c, err);
+}
+
+fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err)
+{
+	if (!c->merged) {
+		for (unsigned i = 1; i < c->threads; i++) {
+			int rc = fg_stacks_merge(c->stacks[0], c->stacks[i]);
+			if (rc != 0) {
+				fg_fail(err, rc, rc == FG_ERANGE
+						 ? "a stack's count exceeds 2^64 - 1"
+						 : "out of memory");
+				return NULL;
+			}
+			fg_stacks_free(c->stacks[i]);
+			c->stacks[i] = fg_stacks_new();
+		}
+		c->merged = true;
+	}
+	return c->stacks[0];
+}
