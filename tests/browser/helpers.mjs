@@ -180,12 +180,13 @@ export function readFrames(page) {
 	}));
 }
 
-// Client-space centre of the rect of the frame called `name`.
+// Client-space centre of the rect of the frame called `name`, scrolled into view.
 export async function centreOf(page, name) {
 	const box = await page.evaluate((n) => {
 		for (const rect of document.querySelectorAll('#frames rect')) {
 			const t = rect.parentNode.querySelector('title').textContent;
 			if (t.slice(0, t.lastIndexOf(' (')) === n) {
+				rect.scrollIntoView({ block: 'center', inline: 'center' });
 				const b = rect.getBoundingClientRect();
 				return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: b.width };
 			}

@@ -603,6 +603,52 @@ if (pw.skip) {
 			});
 		});
 
+		test('hostile and odd names stay inert text; a 300-deep stack zooms', async () => {
+			const deep = Array.from({ length: 300 }, (_, i) => `deep${String(i).padStart(3, '0')}`);
+			const folded = [
+				'main;<script>alert(1)</script>;a&b 10',
+				`main;"quoted" 'single';x 3`,
+				'main;unicode_\u00e9\u00e8_\u4e2d\u6587;leaf 7',
+				'main;with space name;leaf 2',
+				'main;-;kernel_side_[k] 4',
+				'java;Ljava/lang/Thread;.run_[j];foo_[j] 6',
+				`main;${deep.join(';')} 5`,
+				'main;]]>;cdata_end 1',
+				'main;back\\slash;x 1',
+				'main;$&;x 1',
+			].join('\n') + '\n';
+			const lines = parseFolded(folded);
+			const tricky = render('tricky', folded);
+			await withPage(tricky.url, async (page, ctx) => {
+				const before = await readFrames(page);
+				const names = new Set(before.map((f) => f.name));
+				for (const n of ['<script>alert(1)</script>', 'a&b', `"quoted" 'single'`, ']]>', 'back\\slash', '$&', 'kernel_side', 'foo']) {
+					assert.ok(names.has(n), `frame ${n} is drawn as text`);
+				}
+				assert.equal(await page.evaluate(() => document.querySelectorAll('script').length), 1);
+				await clickFrame(page, 'deep150');
+				assertZoomed(before, await readFrames(page), 'deep150');
+				await hover(page, 'deep299');
+				assert.ok((await details(page)).startsWith('Function: deep299 (5 samples'));
+				await page.keyboard.press('Escape');
+				await clickFrame(page, '<script>alert(1)</script>');
+				assertZoomed(before, await readFrames(page), '<script>alert(1)</script>');
+				await assertLabelsFit(page);
+				await page.keyboard.press('Escape');
+				for (const term of ['<script>', 'a&b', '$&', ']]>', '\\\\', '"quoted"']) {
+					await search(page, ctx, term);
+					const re = new RegExp(term);
+					const hits = (await readFrames(page)).filter((f) => f.fill === SEARCH_FILL).map((f) => f.name);
+					assert.deepEqual(hits.sort(), before.map((f) => f.name).filter((n) => re.test(n)).sort(), term);
+					assert.equal((await matchedPercent(page)).value, expectedMatched(re, lines), term);
+				}
+				await page.reload();
+				assert.equal(new URL(page.url()).searchParams.get('s'), '"quoted"');
+				assert.equal((await readFrames(page)).filter((f) => f.fill === SEARCH_FILL).length, 1);
+				assert.ok(ctx.prompts.every((p) => p.type === 'prompt'), 'no alert ran');
+			});
+		});
+
 		test('a graph of thousands of frames loads, zooms and restores', async () => {
 			const folded = bigFolded(5000);
 			const big = render('big', folded);
