@@ -42,17 +42,7 @@ int fg_count_parse(const char *text, size_t length, fg_count *out)
 
 int fg_count_add(fg_count *sum, fg_count addend)
 {
-	uint64_t frac = sum->frac + addend.frac;
-	uint64_t carry = frac >= FG_COUNT_FRAC_ONE;
-	if (carry)
-		frac -= FG_COUNT_FRAC_ONE;
-	uint64_t whole;
-	if (__builtin_add_overflow(sum->whole, addend.whole, &whole) ||
-	    __builtin_add_overflow(whole, carry, &whole))
-		return FG_ERANGE;
-	sum->whole = whole;
-	sum->frac = frac;
-	return 0;
+	return fg_count_add_inline(sum, addend);
 }
 
 int fg_count_compare(fg_count a, fg_count b)

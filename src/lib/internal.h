@@ -45,6 +45,22 @@ void fg_arena_free(fg_arena *arena);
 char *fg_arena_copy(fg_arena *arena, const void *bytes, size_t length);
 void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align);
 
+/* fg_count_add, inlined for hot loops (count.c has the definition). */
+static inline int fg_count_add_inline(fg_count *sum, fg_count addend)
+{
+	uint64_t frac = sum->frac + addend.frac;
+	uint64_t carry = frac >= FG_COUNT_FRAC_ONE;
+	if (carry)
+		frac -= FG_COUNT_FRAC_ONE;
+	uint64_t whole;
+	if (__builtin_add_overflow(sum->whole, addend.whole, &whole) ||
+	    __builtin_add_overflow(whole, carry, &whole))
+		return FG_ERANGE;
+	sum->whole = whole;
+	sum->frac = frac;
+	return 0;
+}
+
 /* The entry of a stack in a table, or NULL (stacks.c). */
 const fg_stack_entry *fg_stacks_find(const fg_stacks *stacks, const char *stack,
 				     size_t length);

@@ -22,6 +22,7 @@
 #include "color.h"
 #include "graph.h"
 #include "names.h"
+#include "tree.h"
 
 extern const char fg_viewer_css[], fg_viewer_js[];
 extern const unsigned long fg_viewer_css_length, fg_viewer_js_length;
@@ -159,7 +160,10 @@ static int flush_line(writer *w)
 
 static double node_width(const writer *w, fg_node_id n)
 {
-	return n == 0 ? w->time_max : fg_count_to_double(fg_tree_total(w->tree, n));
+	if (n == 0)
+		return w->time_max;
+	fg_count c = tree_total(w->tree, n);
+	return (double)c.whole + (double)c.frac / 1e18;
 }
 
 typedef struct pending {
@@ -198,8 +202,8 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 		list[list_used] = (frame){p.node, p.depth, 0, (uint32_t)list_used, p.start};
 		list_used++;
 		double start = p.start;
-		for (fg_node_id c = fg_tree_first_child(w->tree, p.node); c != FG_NODE_NONE;
-		     c = fg_tree_next_sibling(w->tree, c)) {
+		for (fg_node_id c = tree_first_child(w->tree, p.node); c != FG_NODE_NONE;
+		     c = tree_next_sibling(w->tree, c)) {
 			double width = node_width(w, c);
 			if (!(width < threshold)) {
 				if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0)
@@ -234,6 +238,8 @@ static int compute_deltas(writer *w)
 				   fg_count_to_double(fg_tree_total_before(w->tree, (fg_node_id)n));
 	for (size_t n = 1; n < size; n++) {
 		fg_node_id parent = fg_tree_parent(w->tree, (fg_node_id)n);
+		if (parent == FG_NODE_NONE)
+			continue; /* merged into a sibling */
 		w->self_delta[parent] -=
 			fg_count_to_double(fg_tree_total(w->tree, (fg_node_id)n)) -
 			fg_count_to_double(fg_tree_total_before(w->tree, (fg_node_id)n));

@@ -1,11 +1,14 @@
 /*
  * tree.c - the frame tree: stacks merged by common prefix.
  *
- * Every node is one frame at one position: (parent, name). A hash on
- * (parent, name) finds a child in O(1) whatever the input order. Input
- * sorted by stack (the collapsers' output) is the common case: a line then
- * shares a byte prefix with the line before, and the frames inside that
- * prefix are the previous line's nodes, found without hashing.
+ * Every node is one frame at one position: (parent, name). Input sorted by
+ * stack (the collapsers' output) is the common case, and costs no hashing:
+ * a line shares a byte prefix with the line before, and the frames inside
+ * that prefix are the previous line's nodes; a frame past it is new when
+ * its name sorts after its parent's last child while the parent's children
+ * arrived in order. Only when that does not decide (input out of order) is
+ * a hash on (parent, name) built, once, over all nodes, and kept from then
+ * on, so any input order costs O(1) per frame.
  *
  * Nodes keep only their own ("self") count while lines are added; inclusive
  * totals are summed once, child to parent, in fg_tree_finish. Children are
@@ -16,39 +19,7 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
-
-typedef struct node {
-	const char *name;
-	uint32_t name_length;
-	uint32_t hash;          /* of (parent, name), for the child table */
-	fg_node_id parent;
-	fg_node_id first_child;
-	fg_node_id next_sibling;
-	fg_node_id last_child;  /* while building (flame charts append) */
-	fg_count count;         /* self while building, inclusive after finish */
-} node;
-
-struct fg_tree {
-	unsigned flags;
-	fg_arena names;
-	node *nodes;
-	size_t size, capacity;
-	fg_count *before;        /* differential: BEFORE per node, like count */
-	size_t before_capacity;
-	fg_count *starts;        /* flame charts: the grand total when created */
-	size_t starts_capacity;
-	uint32_t *slots;         /* child table: node id + 1, 0 = empty */
-	size_t slot_mask;
-	fg_count grand_total, grand_before;
-	/* The previous stack, for the sorted-input fast path. */
-	char *previous;
-	size_t previous_length, previous_capacity;
-	size_t *frame_ends;      /* end offset of each frame of the previous stack */
-	fg_node_id *path;        /* its node ids, path[0] = first frame below root */
-	size_t depth, path_capacity, ends_capacity;
-	bool finished;
-};
+#include "tree.h"
 
 static uint32_t child_hash(fg_node_id parent, const char *name, size_t length)
 {
@@ -57,8 +28,7 @@ static uint32_t child_hash(fg_node_id parent, const char *name, size_t length)
 	return (uint32_t)h;
 }
 
-static fg_node_id new_node(fg_tree *t, fg_node_id parent, const char *name, size_t length,
-			   uint32_t hash)
+static fg_node_id new_node(fg_tree *t, fg_node_id parent, const char *name, size_t length)
 {
 	if (t->size >= FG_NODE_NONE - 1 || length > UINT32_MAX)
 		return FG_NODE_NONE;
@@ -77,9 +47,9 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, const char *name, size
 	node *n = &t->nodes[id];
 	n->name = copy;
 	n->name_length = (uint32_t)length;
-	n->hash = hash;
+	n->flags = CHILDREN_IN_ORDER;
 	n->parent = parent;
-	n->first_child = n->next_sibling = n->last_child = FG_NODE_NONE;
+	n->first_child = n->next_sibling = n->last_child = n->max_child = FG_NODE_NONE;
 	n->count.whole = n->count.frac = 0;
 	if (t->before != NULL)
 		t->before[id] = n->count;
@@ -92,6 +62,8 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, const char *name, size
 		else
 			t->nodes[p->last_child].next_sibling = id;
 		p->last_child = id;
+		if (p->max_child == FG_NODE_NONE)
+			p->max_child = id;
 	}
 	return id;
 }
@@ -103,9 +75,7 @@ fg_tree *fg_tree_new(unsigned flags)
 		return NULL;
 	t->flags = flags;
 	fg_arena_init(&t->names);
-	t->slot_mask = 4095;
-	t->slots = calloc(t->slot_mask + 1, sizeof(*t->slots));
-	if (t->slots == NULL || new_node(t, FG_NODE_NONE, "", 0, 0) != 0) {
+	if (new_node(t, FG_NODE_NONE, "", 0) != 0) {
 		fg_tree_free(t);
 		return NULL;
 	}
@@ -127,14 +97,23 @@ void fg_tree_free(fg_tree *t)
 	free(t);
 }
 
-static int rehash(fg_tree *t)
+static uint32_t node_hash(const fg_tree *t, fg_node_id id)
 {
-	size_t mask = t->slot_mask * 2 + 1;
+	const node *n = &t->nodes[id];
+	return child_hash(n->parent, n->name, n->name_length);
+}
+
+/* (Re)builds the child table over all nodes, with room to grow. */
+static int build_index(fg_tree *t)
+{
+	size_t mask = 4095;
+	while (mask / 2 < t->size)
+		mask = mask * 2 + 1;
 	uint32_t *slots = calloc(mask + 1, sizeof(*slots));
 	if (slots == NULL)
 		return FG_ENOMEM;
 	for (size_t id = 1; id < t->size; id++) {
-		size_t at = t->nodes[id].hash & mask;
+		size_t at = node_hash(t, (fg_node_id)id) & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
 		slots[at] = (uint32_t)id + 1;
@@ -145,26 +124,81 @@ static int rehash(fg_tree *t)
 	return 0;
 }
 
+static int compare_name(const node *n, const char *name, size_t length)
+{
+	size_t common = n->name_length < length ? n->name_length : length;
+	int c = memcmp(n->name, name, common);
+	if (c != 0)
+		return c;
+	return (n->name_length > length) - (n->name_length < length);
+}
+
+/* A new child of parent, entered in the child table if there is one. */
+static fg_node_id add_child(fg_tree *t, fg_node_id parent, const char *name, size_t length,
+			    size_t at)
+{
+	fg_node_id max = t->nodes[parent].max_child;
+	int order = max == FG_NODE_NONE ? 1 : -compare_name(&t->nodes[max], name, length);
+	fg_node_id id = new_node(t, parent, name, length);
+	if (id == FG_NODE_NONE)
+		return id;
+	node *p = &t->nodes[parent];
+	if (order > 0)
+		p->max_child = id;
+	else
+		p->flags &= ~CHILDREN_IN_ORDER;
+	if (t->slots == NULL)
+		return id;
+	t->slots[at] = id + 1;
+	if ((t->size - 1) * 2 > t->slot_mask && build_index(t) != 0)
+		return FG_NODE_NONE;
+	return id;
+}
+
+/*
+ * In input sorted bytewise by line, a frame name can come back once after
+ * its parent's greater children: "a;f 1" < "a;f2;x 1" < "a;f;y 1", because
+ * ' ' < '2' < ';'. Then the greatest child's name is the new name followed
+ * by a byte between ' ' and ';'. Such a frame gets a second node, merged
+ * with the first by fg_tree_finish, so sorted input needs no lookup at all.
+ */
+static bool split_by_sorting(const node *greatest, const char *name, size_t length)
+{
+	return greatest->name_length > length && memcmp(greatest->name, name, length) == 0 &&
+	       (unsigned char)greatest->name[length] > ' ' && greatest->name[length] < ';';
+}
+
 /* The child of parent called name, created if missing; NONE if no memory. */
 static fg_node_id child(fg_tree *t, fg_node_id parent, const char *name, size_t length)
 {
-	uint32_t hash = child_hash(parent, name, length);
 	if (t->flags & FG_TREE_FLAMECHART)
-		return new_node(t, parent, name, length, hash); /* never merged by lookup */
+		return new_node(t, parent, name, length); /* never merged by lookup */
+	const node *p = &t->nodes[parent];
+	if (t->slots == NULL) {
+		if (p->last_child != FG_NODE_NONE &&
+		    compare_name(&t->nodes[p->last_child], name, length) == 0)
+			return p->last_child;
+		if (p->max_child == FG_NODE_NONE)
+			return add_child(t, parent, name, length, 0);
+		int order = compare_name(&t->nodes[p->max_child], name, length);
+		if (order == 0)
+			return p->max_child;
+		/* Greater than every child: new. */
+		if (order < 0 || split_by_sorting(&t->nodes[p->max_child], name, length))
+			return add_child(t, parent, name, length, 0);
+		/* Out of order: from now on, a hash of every node. */
+		if (build_index(t) != 0)
+			return FG_NODE_NONE;
+	}
+	uint32_t hash = child_hash(parent, name, length);
 	size_t at = hash & t->slot_mask;
 	for (uint32_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->slot_mask) {
 		const node *n = &t->nodes[slot - 1];
-		if (n->hash == hash && n->parent == parent && n->name_length == length &&
+		if (n->parent == parent && n->name_length == length &&
 		    memcmp(n->name, name, length) == 0)
 			return slot - 1;
 	}
-	fg_node_id id = new_node(t, parent, name, length, hash);
-	if (id == FG_NODE_NONE)
-		return id;
-	t->slots[at] = id + 1;
-	if ((t->size - 1) * 2 > t->slot_mask && rehash(t) != 0)
-		return FG_NODE_NONE;
-	return id;
+	return add_child(t, parent, name, length, at);
 }
 
 /* Length of the common prefix of a and b. */
@@ -191,10 +225,10 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	while (length > 0 && stack[length - 1] == ';')
 		length--;
 	fg_count total = t->grand_total;
-	if (fg_count_add(&total, count) != 0)
+	if (fg_count_add_inline(&total, count) != 0)
 		return FG_ERANGE;
 	fg_count total_before = t->grand_before;
-	if (before != NULL && fg_count_add(&total_before, *before) != 0)
+	if (before != NULL && fg_count_add_inline(&total_before, *before) != 0)
 		return FG_ERANGE;
 	if (before != NULL && t->before == NULL) {
 		t->before = calloc(t->capacity, sizeof(*t->before));
@@ -205,14 +239,18 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 
 	/* Frames of the previous stack that this one shares, byte for byte. */
 	size_t common = common_prefix(t->previous, t->previous_length, stack, length);
-	size_t shared = 0;
-	while (shared < t->depth) {
-		size_t end = t->frame_ends[shared];
-		if (end < common || (end == common && (common == length || stack[common] == ';')))
-			shared++;
+	size_t low = 0, high = t->depth; /* frames ending before common: [0, low) */
+	while (low < high) {
+		size_t middle = low + (high - low) / 2;
+		if (t->frame_ends[middle] < common)
+			low = middle + 1;
 		else
-			break;
+			high = middle;
 	}
+	size_t shared = low;
+	if (shared < t->depth && t->frame_ends[shared] == common &&
+	    (common == length || stack[common] == ';'))
+		shared++; /* the frame ends where the difference starts */
 	if (length == 0)
 		shared = 0;
 	fg_node_id at = shared ? t->path[shared - 1] : 0;
@@ -224,9 +262,10 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		at = child(t, at, stack + start, end - start);
 		if (at == FG_NODE_NONE)
 			return FG_ENOMEM;
-		if (fg_grow((void **)&t->path, &t->path_capacity, depth + 1, sizeof(*t->path)) != 0 ||
-		    fg_grow((void **)&t->frame_ends, &t->ends_capacity, depth + 1,
-			    sizeof(*t->frame_ends)) != 0)
+		if (depth >= t->path_capacity &&
+		    (fg_grow((void **)&t->path, &t->path_capacity, depth + 1, sizeof(*t->path)) != 0 ||
+		     fg_grow((void **)&t->frame_ends, &t->ends_capacity, depth + 1,
+			     sizeof(*t->frame_ends)) != 0))
 			return FG_ENOMEM;
 		t->path[depth] = at;
 		t->frame_ends[depth] = end;
@@ -236,12 +275,12 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	t->depth = depth;
 	if (fg_grow((void **)&t->previous, &t->previous_capacity, length + 1, 1) != 0)
 		return FG_ENOMEM;
-	memcpy(t->previous, stack, length);
+	memcpy(t->previous + common, stack + common, length - common); /* the rest is equal */
 	t->previous_length = length;
 
-	fg_count_add(&t->nodes[at].count, count); /* cannot overflow: see above */
+	fg_count_add_inline(&t->nodes[at].count, count); /* cannot overflow: see above */
 	if (before != NULL)
-		fg_count_add(&t->before[at], *before);
+		fg_count_add_inline(&t->before[at], *before);
 	t->grand_total = total;
 	t->grand_before = total_before;
 	return 0;
@@ -297,24 +336,80 @@ static fg_node_id sort_siblings(node *nodes, fg_node_id head)
 	}
 }
 
+/* Merges node `from` into its sibling `into` of the same name (the one
+ * with the lower id, so that children keep higher ids than parents). */
+static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
+{
+	node *a = &t->nodes[into], *b = &t->nodes[from];
+	fg_count_add(&a->count, b->count); /* cannot overflow: below the grand total */
+	if (t->before != NULL)
+		fg_count_add(&t->before[into], t->before[from]);
+	if (b->first_child != FG_NODE_NONE) {
+		for (fg_node_id c = b->first_child; c != FG_NODE_NONE; c = t->nodes[c].next_sibling)
+			t->nodes[c].parent = into;
+		if (a->first_child == FG_NODE_NONE) {
+			a->first_child = b->first_child;
+			a->flags = (a->flags & ~CHILDREN_IN_ORDER) | (b->flags & CHILDREN_IN_ORDER);
+		} else {
+			t->nodes[a->last_child].next_sibling = b->first_child;
+			a->flags &= ~CHILDREN_IN_ORDER; /* its children may now repeat */
+		}
+		a->last_child = b->last_child;
+	}
+	b->flags |= MERGED;
+	b->parent = FG_NODE_NONE;
+	b->first_child = FG_NODE_NONE;
+	b->count.whole = b->count.frac = 0;
+}
+
 void fg_tree_finish(fg_tree *t)
 {
 	if (t->finished)
 		return;
 	t->finished = true;
-	for (size_t id = t->size; id-- > 1;) {
-		fg_node_id parent = t->nodes[id].parent;
-		fg_count_add(&t->nodes[parent].count, t->nodes[id].count);
-		if (t->before != NULL)
-			fg_count_add(&t->before[parent], t->before[id]);
-	}
+	/*
+	 * Sort the children of nodes whose children came out of order and
+	 * merge siblings of the same name. Parents have lower ids than their
+	 * children, so a node whose children a merge disordered is reached
+	 * later in this loop.
+	 */
 	if (!(t->flags & FG_TREE_FLAMECHART))
 		for (size_t id = 0; id < t->size; id++) {
 			node *n = &t->nodes[id];
-			if (n->first_child != FG_NODE_NONE &&
-			    t->nodes[n->first_child].next_sibling != FG_NODE_NONE)
-				n->first_child = sort_siblings(t->nodes, n->first_child);
+			if ((n->flags & (CHILDREN_IN_ORDER | MERGED)) || n->first_child == FG_NODE_NONE)
+				continue;
+			n->first_child = sort_siblings(t->nodes, n->first_child);
+			fg_node_id previous = FG_NODE_NONE, kept = n->first_child;
+			for (fg_node_id c = t->nodes[kept].next_sibling, next; c != FG_NODE_NONE; c = next) {
+				next = t->nodes[c].next_sibling;
+				if (compare_name(&t->nodes[kept], t->nodes[c].name,
+						 t->nodes[c].name_length) != 0) {
+					previous = kept;
+					kept = c;
+				} else if (kept < c) {
+					t->nodes[kept].next_sibling = next;
+					merge_nodes(t, kept, c);
+				} else {
+					/* Keep the lower id: children stay above parents. */
+					if (previous == FG_NODE_NONE)
+						t->nodes[id].first_child = c;
+					else
+						t->nodes[previous].next_sibling = c;
+					merge_nodes(t, c, kept);
+					kept = c;
+				}
+			}
+			t->nodes[id].last_child = kept;
 		}
+	/* Inclusive totals: children (higher ids) first. */
+	for (size_t id = t->size; id-- > 1;) {
+		if (t->nodes[id].flags & MERGED)
+			continue;
+		fg_node_id parent = t->nodes[id].parent;
+		fg_count_add_inline(&t->nodes[parent].count, t->nodes[id].count);
+		if (t->before != NULL)
+			fg_count_add_inline(&t->before[parent], t->before[id]);
+	}
 	/* The child table and the previous-stack state are no longer needed. */
 	free(t->slots);
 	t->slots = NULL;
