@@ -164,3 +164,45 @@ check "--nameattr event handlers are refused" sh -c "! grep -q onclick '$TMP/att
 ( cd "$TMP" && printf 'main->rgb(1,2,3)\n' >palette.map && "$R" --cp "$F/basic.folded" >cp.svg )
 check "--cp uses palette.map colours" grep -q '<g fill="rgb(1,2,3)">' "$TMP/cp.svg"
 check "--cp adds new names to palette.map, sorted" sh -c "grep -q '^parse->rgb(' '$TMP/palette.map' && sort -c '$TMP/palette.map'"
+
+# --- property: any input order gives the same graph ------------------------------
+# Names that are prefixes of each other ("f", "f2", "f.c") are what makes
+# bytewise line order differ from frame order (ORIGINAL.md 1.4).
+awk 'BEGIN {
+	srand(7); split("f f2 f.c f_x g f; f  f0 (f) f:1", names, " ")
+	for (i = 0; i < 3000; i++) {
+		depth = 1 + int(rand() * 5); s = ""
+		for (d = 0; d < depth; d++) s = s (d ? ";" : "") names[1 + int(rand() * 9)]
+		print s, 1 + int(rand() * 20)
+	}
+}' >"$TMP/prop.folded"
+"$R" --minwidth 0 "$TMP/prop.folded" >"$TMP/p0.svg" 2>/dev/null
+LC_ALL=C sort "$TMP/prop.folded" | "$R" --minwidth 0 >"$TMP/p1.svg" 2>/dev/null
+LC_ALL=C sort -r "$TMP/prop.folded" | "$R" --minwidth 0 >"$TMP/p2.svg" 2>/dev/null
+shuf --random-source=<(yes) "$TMP/prop.folded" | "$R" --minwidth 0 >"$TMP/p3.svg" 2>/dev/null
+check "same graph for input as generated and bytewise sorted" cmp "$TMP/p0.svg" "$TMP/p1.svg"
+check "same graph for reverse-sorted input" cmp "$TMP/p0.svg" "$TMP/p2.svg"
+check "same graph for shuffled input" cmp "$TMP/p0.svg" "$TMP/p3.svg"
+# Each frame's count is the sum over the lines whose stack starts with its path.
+python3 - "$TMP/prop.folded" "$TMP/p0.svg" <<'PY' >"$TMP/prop.out" 2>&1
+import collections, re, sys, xml.etree.ElementTree as ET
+want = collections.Counter()
+for line in open(sys.argv[1]):
+    stack, count = line.rstrip("\n").rsplit(" ", 1)
+    frames = stack.split(";")
+    while frames and frames[-1] == "":
+        frames.pop()
+    for d in range(1, len(frames) + 1):
+        want[(d, frames[d - 1])] += int(count)
+got = collections.Counter()
+for t in ET.parse(sys.argv[2]).getroot().iter("{http://www.w3.org/2000/svg}title"):
+    m = re.match(r"^(.*) \(([0-9,]+) ", t.text, re.S)
+    if m and m.group(1) != "all":
+        got[m.group(1)] += int(m.group(2).replace(",", ""))
+per_name = collections.Counter()
+for (d, name), c in want.items():
+    per_name[name] += c
+bad = [(n, per_name[n], got[n]) for n in per_name if per_name[n] != got[n]]
+print("mismatches:", bad[:5]) if bad else print("ok")
+PY
+check_eq "frame counts equal the sums over the input lines" ok "$(tail -n 1 "$TMP/prop.out")"
