@@ -65,6 +65,55 @@ typedef struct perf_piece {
 	bool inlined;            /* perf marked it "(inlined)" */
 } perf_piece;
 
+/*
+ * Frame lines repeat: every sample through a call site prints the same
+ * return address, symbol and module. A small direct-mapped cache per state
+ * maps a frame line (from its first non-space byte) to the frame it gave,
+ * so a repeated line costs a hash and a compare instead of the matching and
+ * tidying. Fixed size: memory stays flat, whatever the input.
+ */
+#define CACHE_SLOTS 4096
+#define CACHE_KEY_MAX 200
+#define CACHE_FRAME_MAX 200
+struct cache_slot {
+	uint64_t hash;            /* 0: empty */
+	uint16_t key_length, frame_length;
+	bool java;                /* the state's java flag it was made with */
+	bool pushed;              /* the line gave a frame (not a dropped symbol) */
+	bool matched;             /* --skip-after matched */
+	char key[CACHE_KEY_MAX];
+	char frame[CACHE_FRAME_MAX];
+};
+
+/* The cache's index: a few words of the line (its address, the start of
+ * the symbol, the middle, the tail); a hit is confirmed by comparing the
+ * bytes, so this only has to spread the lines over the slots. */
+static inline uint64_t read_word(const char *p)
+{
+	uint64_t w;
+	memcpy(&w, p, 8);
+	return w;
+}
+
+static inline uint64_t mix_words(uint64_t a, uint64_t b)
+{
+	unsigned __int128 m = (unsigned __int128)(a ^ 0xa0761d6478bd642full) *
+			      (b ^ 0xe7037ed1a0b428dbull);
+	return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+static inline uint64_t cache_hash(const char *key, size_t n)
+{
+	uint64_t h;
+	if (n >= 24) {
+		h = mix_words(read_word(key) ^ n, read_word(key + 8));
+		h = mix_words(h ^ read_word(key + 16), read_word(key + n / 2) ^ read_word(key + n - 8));
+	} else {
+		h = fg_hash_bytes(key, n);
+	}
+	return h | 1;
+}
+
 typedef struct perf_state {
 	const perf_config *config;
 	fg_collapse_chunk *chunk;
@@ -90,8 +139,9 @@ typedef struct perf_state {
 	size_t sources_wanted;   /* pieces that take a source line (a prefix) */
 	size_t sources_taken;    /* source lines taken so far; pending while < wanted */
 	bool pending;            /* the pieces wait for source lines */
-	char *scratch;           /* "[module]" of an unknown symbol */
+	char *scratch;           /* "[module]" of an unknown symbol; a frame */
 	size_t scratch_length, scratch_capacity;
+	struct cache_slot *cache; /* frame line -> frame, CACHE_SLOTS of them */
 } perf_state;
 
 /* ------------------------------------------------------------- helpers */
@@ -405,13 +455,31 @@ static int push_piece_text(perf_state *s, const char *bytes, size_t n)
 	return append(&s->pieces_text, &s->pieces_length, &s->pieces_capacity, bytes, n);
 }
 
+/* The bytes that make a symbol need more than a copy. */
+enum { SYMBOL_DASH = 1, SYMBOL_OPEN = 2, SYMBOL_EDIT = 4 };
+static const unsigned char symbol_class[256] = {
+	['-'] = SYMBOL_DASH, ['('] = SYMBOL_OPEN, [';'] = SYMBOL_EDIT,
+	['"'] = SYMBOL_EDIT, ['\''] = SYMBOL_EDIT,
+};
+
+static unsigned classify_symbol(const char *text, size_t n)
+{
+	unsigned found = 0;
+	for (size_t i = 0; i < n; i++)
+		found |= symbol_class[(unsigned char)text[i]];
+	return found;
+}
+
 /*
  * Appends the tidied text of one piece to s->pieces_text: ';' becomes ':',
  * the argument list goes from the first '(' that does not open
- * "(anonymous namespace)" (unless a Go method), quotes go.
+ * "(anonymous namespace)" (unless a Go method), quotes go. `found` is
+ * classify_symbol of the text (or more): most symbols need only a copy.
  */
-static int push_tidied(perf_state *s, const char *text, size_t n)
+static int push_tidied(perf_state *s, const char *text, size_t n, unsigned found)
 {
+	if (!(found & (SYMBOL_OPEN | SYMBOL_EDIT)))
+		return push_piece_text(s, text, n);
 	size_t cut = n;
 	const char *open = memchr(text, '(', n);
 	if (open != NULL && !is_go_method(text, n)) {
@@ -442,9 +510,11 @@ static int push_tidied(perf_state *s, const char *text, size_t n)
 static bool is_jit_module(const char *m, size_t n)
 {
 	static const char prefix[] = "/tmp/perf-";
-	for (const char *p = m; (p = memmem(p, n - (size_t)(p - m), prefix, sizeof(prefix) - 1));
-	     p++) {
-		size_t at = (size_t)(p - m) + sizeof(prefix) - 1;
+	for (const char *p = m; (p = memchr(p, '/', n - (size_t)(p - m))) != NULL; p++) {
+		size_t at = (size_t)(p - m);
+		if (n - at < sizeof(prefix) - 1 || memcmp(p, prefix, sizeof(prefix) - 1) != 0)
+			continue;
+		at += sizeof(prefix) - 1;
 		size_t digits = skip_digits(m, at, n);
 		if (digits > at && n - digits >= 4 && memcmp(m + digits, ".map", 4) == 0)
 			return true;
@@ -462,7 +532,7 @@ static bool is_kernel_module(const char *m, size_t n)
  * both the symbol and the module are unknown (no source line follows).
  */
 static int add_piece(perf_state *s, const perf_frame *f, const char *text, size_t n,
-		     size_t index, bool *unknown)
+		     unsigned found, size_t index, bool *unknown)
 {
 	const fg_perf_options *o = &s->config->options;
 	if (fg_grow((void **)&s->pieces, &s->piece_capacity, s->piece_count + 1,
@@ -496,9 +566,10 @@ static int add_piece(perf_state *s, const perf_frame *f, const char *text, size_
 					      ">", 1);
 		}
 		rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity, "]", 1);
-		rc = rc ? rc : push_tidied(s, s->scratch, s->scratch_length);
+		rc = rc ? rc : push_tidied(s, s->scratch, s->scratch_length,
+					   classify_symbol(s->scratch, s->scratch_length));
 	} else {
-		rc = push_tidied(s, text, n);
+		rc = push_tidied(s, text, n, found);
 	}
 	if (rc != 0)
 		return rc;
@@ -539,8 +610,9 @@ static bool is_skip_after(const perf_state *s, const perf_piece *p)
 	return false;
 }
 
-/* Pushes the pieces of the last frame line as one frame: "a;b_[i]". */
-static int emit_pieces(perf_state *s)
+/* Pushes the pieces of the last frame line as one frame: "a;b_[i]". The
+ * frame stays in s->scratch (for the cache); *pushed says if there was one. */
+static int emit_pieces(perf_state *s, bool *pushed)
 {
 	s->pending = false;
 	size_t first = 0;
@@ -551,22 +623,28 @@ static int emit_pieces(perf_state *s)
 			matched = true;
 		}
 	int rc = 0;
+	s->scratch_length = 0;
 	for (size_t i = first; i < s->piece_count && rc == 0; i++) {
 		const perf_piece *p = &s->pieces[i];
 		const char *text = s->pieces_text + p->start;
-		if (i == first)
-			rc = fg_stack_builder_push(&s->frames, text, p->end - p->start);
-		else
-			rc = fg_stack_builder_append(&s->frames, ";", 1) ||
-			     fg_stack_builder_append(&s->frames, text, p->end - p->start);
-		if (rc == 0 && p->source_length > 0)
-			rc = fg_stack_builder_append(&s->frames, ":", 1) ||
-			     fg_stack_builder_append(&s->frames, s->sources + p->source_start,
-						     p->source_length);
+		if (i > first)
+			rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, ";", 1);
+		rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
+				      text, p->end - p->start);
+		if (rc == 0 && p->source_length > 0) {
+			rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, ":", 1);
+			rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
+					      s->sources + p->source_start, p->source_length);
+		}
 		if (rc == 0 && p->inlined && s->config->options.inline_frames &&
 		    !has_suffix(text, p->end - p->start, "_[i]"))
-			rc = fg_stack_builder_append(&s->frames, "_[i]", 4);
+			rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, "_[i]", 4);
 	}
+	bool any = first < s->piece_count;
+	if (rc == 0 && any)
+		rc = fg_stack_builder_push(&s->frames, s->scratch, s->scratch_length);
+	if (pushed != NULL)
+		*pushed = any;
 	s->piece_count = 0;
 	s->pieces_length = 0;
 	s->sources_length = 0;
@@ -613,12 +691,12 @@ static int take_source_line(perf_state *s, const char *line, size_t n)
 	p->source_start = start + lead;
 	p->source_length = length - lead;
 	if (s->sources_taken == s->sources_wanted)
-		return emit_pieces(s);
+		return emit_pieces(s, NULL);
 	return 0;
 }
 
 /* A frame line of an open sample. */
-static int on_frame(perf_state *s, const perf_frame *f)
+static int on_frame(perf_state *s, const perf_frame *f, bool *cached, bool *pushed)
 {
 	if (s->skip_rest)
 		return 0;
@@ -632,33 +710,45 @@ static int on_frame(perf_state *s, const perf_frame *f)
 		n = hex - 3;
 	/* The script drops symbols starting with '(' (perf's "(unknown)"
 	 * forms); fg keeps C++'s "(anonymous namespace)::". */
-	if (n > 0 && symbol[0] == '(' && !has_prefix(symbol, n, "(anonymous namespace)::"))
+	if (n > 0 && symbol[0] == '(' && !has_prefix(symbol, n, "(anonymous namespace)::")) {
+		if (cached != NULL)
+			*cached = true; /* a line that pushes nothing */
 		return 0;
+	}
 	/* split /->/: pieces in printed order; trailing empty pieces vanish */
 	bool unknown = false;
 	size_t wanted = 0;
-	size_t index = 0;
-	size_t end = n;
-	while (end > 0) { /* trailing empties: "a->" and "->" */
-		if (end >= 2 && symbol[end - 2] == '-' && symbol[end - 1] == '>')
-			end -= 2;
-		else
-			break;
+	unsigned found = classify_symbol(symbol, n);
+	if (!(found & SYMBOL_DASH)) {
+		if (n > 0) {
+			int rc = add_piece(s, f, symbol, n, found, 0, &unknown);
+			if (rc != 0)
+				return rc;
+			wanted = s->config->options.srcline && !unknown;
+		}
+	} else {
+		size_t end = n;
+		while (end >= 2 && symbol[end - 2] == '-' && symbol[end - 1] == '>')
+			end -= 2; /* "a->" and "->": trailing empty pieces */
+		size_t index = 0;
+		for (size_t at = 0; end > 0;) {
+			const char *arrow = memmem(symbol + at, end - at, "->", 2);
+			size_t piece_end = arrow ? (size_t)(arrow - symbol) : end;
+			int rc = add_piece(s, f, symbol + at, piece_end - at, found, index++, &unknown);
+			if (rc != 0)
+				return rc;
+			if (s->config->options.srcline && !unknown)
+				wanted++;
+			if (arrow == NULL)
+				break;
+			at = piece_end + 2;
+		}
 	}
-	for (size_t at = 0; end > 0;) {
-		const char *arrow = memmem(symbol + at, end - at, "->", 2);
-		size_t piece_end = arrow ? (size_t)(arrow - symbol) : end;
-		int rc = add_piece(s, f, symbol + at, piece_end - at, index++, &unknown);
-		if (rc != 0)
-			return rc;
-		if (s->config->options.srcline && !unknown)
-			wanted++;
-		if (arrow == NULL)
-			break;
-		at = piece_end + 2;
+	if (wanted == 0 || s->piece_count == 0) {
+		if (cached != NULL)
+			*cached = true;
+		return emit_pieces(s, pushed);
 	}
-	if (wanted == 0 || s->piece_count == 0)
-		return emit_pieces(s);
 	s->pending = true;
 	s->sources_wanted = wanted;
 	s->sources_taken = 0;
@@ -672,7 +762,7 @@ static int end_sample(perf_state *s)
 {
 	int rc = 0;
 	if (s->pending)
-		rc = emit_pieces(s);
+		rc = emit_pieces(s, NULL);
 	if (rc == 0 && s->open) {
 		const char *stack;
 		size_t length;
@@ -724,7 +814,7 @@ static int on_header(perf_state *s, const perf_header *h)
 	if (h->has_frame || s->one_line)
 		rc = end_sample(s);
 	else if (s->pending)
-		rc = emit_pieces(s);
+		rc = emit_pieces(s, NULL);
 	if (rc != 0)
 		return rc;
 	if (h->event != NULL && c->filter != NULL &&
@@ -753,7 +843,7 @@ static int on_header(perf_state *s, const perf_header *h)
 	s->open = true;
 	s->one_line = h->has_frame;
 	if (h->has_frame)
-		rc = on_frame(s, &h->frame);
+		rc = on_frame(s, &h->frame, NULL, NULL);
 	return rc;
 }
 
@@ -801,10 +891,42 @@ static int parse_line(perf_state *s, const char *line, size_t n)
 	}
 	if (s->pending)
 		return take_source_line(s, line, n);
+	if (s->skip_rest)
+		return 0;
+	struct cache_slot *slot = NULL;
+	uint64_t hash = 0;
+	size_t key_length = n - indent;
+	if (s->open && s->cache != NULL && key_length <= CACHE_KEY_MAX) {
+		hash = cache_hash(line + indent, key_length);
+		slot = &s->cache[hash & (CACHE_SLOTS - 1)];
+		if (slot->hash == hash && slot->key_length == key_length && slot->java == s->java &&
+		    memcmp(slot->key, line + indent, key_length) == 0) {
+			s->skip_rest = slot->matched;
+			return slot->pushed ? fg_stack_builder_push(&s->frames, slot->frame,
+								    slot->frame_length)
+					    : 0;
+		}
+	}
 	perf_frame f;
 	if (match_frame(line, n, indent, &f) ||
-	    (c->options.srcline && match_moduleless_frame(line, n, indent, &f)))
-		return s->open ? on_frame(s, &f) : 0;
+	    (c->options.srcline && match_moduleless_frame(line, n, indent, &f))) {
+		if (!s->open)
+			return 0;
+		bool cached = false, pushed = false;
+		int rc = on_frame(s, &f, &cached, &pushed);
+		if (rc == 0 && cached && slot != NULL && s->scratch_length <= CACHE_FRAME_MAX) {
+			slot->hash = hash;
+			slot->key_length = (uint16_t)key_length;
+			memcpy(slot->key, line + indent, key_length);
+			slot->java = s->java;
+			slot->pushed = pushed;
+			slot->matched = s->skip_rest;
+			slot->frame_length = (uint16_t)(pushed ? s->scratch_length : 0);
+			if (pushed)
+				memcpy(slot->frame, s->scratch, s->scratch_length);
+		}
+		return rc;
+	}
 	char quoted[QUOTE_MAX + 4];
 	quote_line(line, n, quoted);
 	fg_collapse_warn(s->chunk->report, s->line, "unrecognized line: %s", quoted);
@@ -908,6 +1030,14 @@ static void *perf_state_new(void *config)
 		return NULL;
 	s->config = config;
 	fg_stack_builder_init(&s->frames);
+	/* --srcline frames take their next line too: those are not cached. */
+	if (!s->config->options.srcline) {
+		s->cache = calloc(CACHE_SLOTS, sizeof(*s->cache));
+		if (s->cache == NULL) {
+			free(s);
+			return NULL;
+		}
+	}
 	return s;
 }
 
@@ -922,6 +1052,7 @@ static void perf_state_free(void *state)
 	free(s->pieces_text);
 	free(s->sources);
 	free(s->scratch);
+	free(s->cache);
 	free(s);
 }
 
