@@ -1,26 +1,34 @@
 // bench/zoom.mjs - how long the embedded viewer takes to zoom a graph of
 // 20,000 frames in headless Chromium.
 //
-// usage: node bench/zoom.mjs [FRAMES]     (FG_RENDER picks the renderer, as
-// in tests/browser; needs /usr/bin/chromium and tests/browser/node_modules)
+// usage: node bench/zoom.mjs [FRAMES]             a synthetic graph (20000)
+//        node bench/zoom.mjs FILE.folded [OPTION...] a real profile, rendered
+//                                                  with fg-render OPTIONs
+// FG_RENDER picks the renderer as in tests/browser; needs /usr/bin/chromium
+// and tests/browser/node_modules.
 //
 // Each of 10 rounds clicks a different frame of the unzoomed graph (a click
 // event dispatched on its rect, so the browser's own hit testing is not
-// measured), then restores the graph with Esc. Reported, as medians:
+// measured), then restores the graph with Esc. The frames are the 1st, 2nd,
+// 4th, ..., 512th widest below the root: from big subtrees to small ones. Reported, as medians:
 // "handler": the click handler alone (performance.now() around
 // dispatchEvent); "to paint": until the browser has run style, layout and
 // paint for the new view (the next animation frame plus a task); and the
 // same two figures for the reset.
+import { readFileSync } from 'node:fs';
 import { bigFolded, launch, loadPlaywright, readFrames, render, renderer } from '../tests/browser/helpers.mjs';
 
-const frames = Number(process.argv[2] || 20000);
+const arg = process.argv[2] || '20000';
+const fromFile = !/^[0-9]+$/.test(arg);
+const folded = fromFile ? readFileSync(arg, 'utf8') : bigFolded(Number(arg));
+const opts = fromFile ? { extra: process.argv.slice(3) } : {};
 const pw = await loadPlaywright();
 if (pw.skip) {
 	console.log(`skipped: ${pw.skip}`);
 	process.exit(0);
 }
 const t0 = Date.now();
-const svg = render('bench', bigFolded(frames));
+const svg = render('bench', folded, opts);
 const renderMs = Date.now() - t0;
 const browser = await launch(pw.chromium);
 try {
@@ -32,19 +40,13 @@ try {
 	const loadMs = Date.now() - l0;
 	const count = (await readFrames(page)).length;
 	const result = await page.evaluate(async () => {
-		const byName = new Map();
-		for (const rect of document.querySelectorAll('#frames rect')) {
-			const t = rect.parentNode.querySelector('title').textContent;
-			byName.set(t.slice(0, t.lastIndexOf(' (')), rect);
-		}
 		const painted = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-		const targets = ['module_3::dispatch', 'handler_5_5', 'worker_1_2_3_process_items', 'module_8::dispatch',
-			'handler_0_9', 'worker_9_9_9_process_items', 'module_0::dispatch', 'handler_7_1',
-			'worker_4_0_8_process_items', 'module_5::dispatch'];
+		const rects = Array.from(document.querySelectorAll('#frames rect'))
+			.sort((a, b) => b.getAttribute('width') - a.getAttribute('width'));
+		const targets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512].map((k) => rects[Math.min(k, rects.length - 1)]);
 		const out = { handler: [], paint: [], resetHandler: [], resetPaint: [], shown: [] };
 		await painted();
-		for (const name of targets) {
-			const rect = byName.get(name);
+		for (const rect of targets) {
 			let t = performance.now();
 			rect.dispatchEvent(new MouseEvent('click', { bubbles: true, button: 0 }));
 			out.handler.push(performance.now() - t);
@@ -70,6 +72,7 @@ try {
 		`to paint ${ms(median(result.paint))} (max ${ms(Math.max(...result.paint))})`);
 	console.log(`reset (Esc), median: handler ${ms(median(result.resetHandler))}, to paint ${ms(median(result.resetPaint))}`);
 	console.log(`frames shown per zoom: ${result.shown.join(' ')}`);
+	console.log(`per click, handler/to paint ms: ${result.handler.map((h, i) => `${h.toFixed(0)}/${result.paint[i].toFixed(0)}`).join(' ')}`);
 	if (errors.length) {
 		console.log(`page errors: ${errors.join('; ')}`);
 		process.exitCode = 1;

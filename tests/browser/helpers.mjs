@@ -54,7 +54,8 @@ export function renderer() {
 
 export const workDir = mkdtempSync(join(tmpdir(), 'fg-browser-'));
 
-// Renders folded text; opts: {inverted, reverse, title, width, links: {name: url}}.
+// Renders folded text; opts: {inverted, reverse, title, width, links: {name: url},
+// extra: [more renderer arguments]}.
 // Returns {file, url}.
 export function render(name, folded, opts = {}) {
 	const r = renderer();
@@ -76,6 +77,7 @@ export function render(name, folded, opts = {}) {
 			for (const [fn, url] of Object.entries(opts.links)) args.push('--href', `${fn}=${url}`);
 		}
 	}
+	if (opts.extra) args.push(...opts.extra);
 	args.push(input);
 	const cmd = r.kind === 'fg-render' ? r.path : 'python3';
 	const argv = r.kind === 'fg-render' ? args : [r.path, ...args];

@@ -3,10 +3,10 @@
 // Run: node --test tests/browser/   (skips when Chromium or node_modules
 // is missing). Expected values come from the folded input, not the viewer.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
 	bigFolded, centreOf, launch, loadPlaywright, matchedSamples, parseFolded, pathTotals,
 	readFrames, render, renderer, sumCounts,
@@ -231,6 +231,20 @@ if (pw.skip) {
 					assert.equal(f.title, `${name} (${n} samples, ${fmtPct(n, TOTAL)}%)`);
 				}
 				assert.equal(frames.length, PATH_TOTAL.size + 1);
+			});
+		});
+
+		test('the viewer leaks no globals', async () => {
+			// The same SVG without its script is the baseline.
+			const bare = normal.file.replace(/\.svg$/, '-bare.svg');
+			writeFileSync(bare, readFileSync(normal.file, 'utf8').replace(/<script>[\s\S]*<\/script>/, ''));
+			const blank = await browser.newPage();
+			await blank.goto(pathToFileURL(bare).href);
+			const builtins = new Set(await blank.evaluate(() => Object.getOwnPropertyNames(window)));
+			await blank.close();
+			await withPage(normal.url, async (page) => {
+				const own = await page.evaluate(() => Object.getOwnPropertyNames(window));
+				assert.deepEqual(own.filter((n) => !builtins.has(n)), []);
 			});
 		});
 
