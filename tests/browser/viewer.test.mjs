@@ -519,6 +519,7 @@ if (pw.skip) {
 				await page.keyboard.press('ArrowUp');
 				await page.keyboard.press('ArrowUp');
 				assert.equal(await focusName(), 'run', 'Up goes to the parent when inverted');
+				await page.screenshot({ path: join(outDir, 'inverted-focus-search.png') });
 			});
 		});
 
