@@ -554,6 +554,11 @@ if (pw.skip) {
 				assertZoomed(before, await readFrames(page), 'kernel_alpha');
 				assert.equal(new URL(page.url()).pathname, new URL(linked.url).pathname);
 				await page.keyboard.press('Escape');
+				// The first arrow key shows the focus on the last clicked frame.
+				await page.keyboard.press('ArrowLeft');
+				await page.keyboard.press('Enter');
+				assertZoomed(before, await readFrames(page), 'kernel_alpha');
+				await page.keyboard.press('Escape');
 				await Promise.all([page.waitForURL(target.url), clickFrame(page, 'kernel_alpha')]);
 				assert.equal(ctx.prompts.length, 0);
 			});
