@@ -16,7 +16,7 @@
 // paint for the new view (the next animation frame plus a task); and the
 // same two figures for the reset.
 import { readFileSync } from 'node:fs';
-import { bigFolded, launch, loadPlaywright, readFrames, render, renderer } from '../tests/browser/helpers.mjs';
+import { bigFolded, cleanup, launch, loadPlaywright, readFrames, render, renderer } from '../tests/browser/helpers.mjs';
 
 const arg = process.argv[2] || '20000';
 const fromFile = !/^[0-9]+$/.test(arg);
@@ -79,4 +79,5 @@ try {
 	}
 } finally {
 	await browser.close();
+	cleanup();
 }

@@ -3,7 +3,7 @@
 // back from the live DOM, and the independent expectations (computed from
 // the folded input, never from the viewer).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -53,6 +53,11 @@ export function renderer() {
 }
 
 export const workDir = mkdtempSync(join(tmpdir(), 'fg-browser-'));
+
+// Removes the rendered files, unless FG_KEEP is set (to look at them).
+export function cleanup() {
+	if (!process.env.FG_KEEP) rmSync(workDir, { recursive: true, force: true });
+}
 
 // Renders folded text; opts: {inverted, reverse, title, width, links: {name: url},
 // extra: [more renderer arguments]}.

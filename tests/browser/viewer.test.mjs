@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-	bigFolded, centreOf, launch, loadPlaywright, matchedSamples, parseFolded, pathTotals,
+	bigFolded, centreOf, cleanup, launch, loadPlaywright, matchedSamples, parseFolded, pathTotals,
 	readFrames, render, renderer, sumCounts,
 } from './helpers.mjs';
 
@@ -217,6 +217,7 @@ if (pw.skip) {
 		});
 		after(async () => {
 			if (browser) await browser.close();
+			cleanup();
 		});
 
 		test('the frames read back match the folded input', async () => {
