@@ -356,6 +356,9 @@ typedef struct fg_graph_options {
 	double factor;            /* 1: scales displayed counts */
 	const char *name_attr_path; /* --nameattr FILE */
 	const char *encoding;     /* --encoding */
+	/* Differential input ("STACK BEFORE AFTER"): */
+	bool diff_union;          /* widths from max(BEFORE, AFTER): vanished frames stay visible */
+	double diff_threshold;    /* |self change| below this % of the total counts as none */
 } fg_graph_options;
 
 void fg_graph_options_init(fg_graph_options *options);
@@ -432,7 +435,9 @@ typedef struct fg_collapse_report fg_collapse_report;
 typedef struct fg_collapse_chunk {
 	const char *text;      /* whole lines; only an input's last may lack '\n' */
 	size_t length;
-	bool end_of_input;     /* after text, the input ends: finish any open record */
+	bool end_of_input;     /* after text, the input ends */
+	bool finish;           /* after text comes the end of the input or a
+				  record boundary: finish any open record */
 	fg_stacks *stacks;     /* add the finished stacks here */
 	uint64_t lines;        /* the parser sets it: the number of lines in text */
 	fg_collapse_report *report; /* for fg_collapse_warn */
@@ -558,13 +563,13 @@ fg_collapse *fg_perf_collapse_new(const fg_perf_options *options, unsigned threa
 /* fg-collapse-dtrace and fg-collapse-stap. */
 
 /*
- * DTrace aggregations of stack()/ustack()/jstack() and SystemTap
- * print_stack()/print_ustack() output share one shape, called "trace" text
- * here: frames one a line, leaf first, each stack ended by a line holding
- * only a whole number (its count; whitespace around it is allowed). Blank
- * lines are ignored. A trace parser takes such lines, cleans each frame as
- * its format requires, and adds every finished stack, root first, to an
- * fg_stacks table (which fg_stacks_write then prints sorted).
+ * The trace parsers, for the collapse driver above: DTrace aggregations of
+ * stack()/ustack()/jstack() and SystemTap print_stack()/print_ustack()
+ * output share one shape, called "trace" text here: frames one a line,
+ * leaf first, each stack ended by a line holding only a whole number (its
+ * count; whitespace around it is allowed). Blank lines are ignored. Each
+ * frame is cleaned as its format requires; a stack is added root first.
+ * Records begin after count lines, so any input splits across threads.
  *
  * DTrace frames (`module\`function+0xOFF`): the trailing "+0xOFF" is removed
  * unless include_offset (names keep any other '+': libstdc++, operator+);
@@ -579,12 +584,11 @@ fg_collapse *fg_perf_collapse_new(const fg_perf_options *options, unsigned threa
  * Both: ';' inside a name becomes ':', an empty name becomes "-".
  *
  * Malformed input is never fatal and loses nothing else: frames that no
- * count line ends, a count line with no frames, a line that looks like a
- * number but is no count ("1.5", "-3", a count beyond 2^64 - 1), a line
- * holding control characters, and a stack longer than FG_TRACE_STACK_MAX
- * bytes are dropped with a warning naming the file and line. Only the first
- * FG_TRACE_WARNINGS_MAX warnings of a parser are passed to the warner;
- * fg_trace_parser_skipped counts them all.
+ * count line ends (reported at the input's last line), a count line with
+ * no frames, a line that looks like a number but is no count ("1.5", "-3",
+ * a count beyond 2^64 - 1), a line holding control characters, and a stack
+ * longer than FG_TRACE_STACK_MAX bytes are dropped with a warning
+ * (fg_collapse_warn: the driver adds file and line).
  */
 typedef enum fg_trace_format {
 	FG_TRACE_DTRACE,  /* stackcollapse.pl input */
@@ -597,50 +601,29 @@ typedef struct fg_trace_options {
 } fg_trace_options;
 
 #define FG_TRACE_STACK_MAX (64u << 20)
-#define FG_TRACE_WARNINGS_MAX 10
 
-typedef struct fg_trace_parser fg_trace_parser;
+/* The trace parsers' table, and a config for it from options (copied);
+ * NULL when out of memory. */
+extern const fg_collapse_parser fg_trace_parser;
+void *fg_trace_config_new(const fg_trace_options *options);
 
-/* A parser for one format; NULL when out of memory. A parser holds the
- * stack being read, so each thread needs its own. */
-fg_trace_parser *fg_trace_parser_new(const fg_trace_options *options);
-void fg_trace_parser_free(fg_trace_parser *parser);
-
-/*
- * Parses one line (without its '\n'; a trailing '\r' is ignored) numbered
- * line_number of the input named file (used in warnings; it must stay valid
- * until fg_trace_parser_end). Finished stacks go into `into`. Returns 0,
- * or FG_ENOMEM (fatal); everything else is a warning.
- */
-int fg_trace_parser_line(fg_trace_parser *parser, const char *line, size_t length,
-			 const char *file, uint64_t line_number, fg_stacks *into,
-			 const fg_warner *warner, fg_error *err);
+/* Shorthand: fg_collapse_new(&fg_trace_parser, fg_trace_config_new(options), ...). */
+fg_collapse *fg_trace_collapse_new(const fg_trace_options *options, unsigned threads,
+				   const fg_warner *warner, fg_error *err);
 
 /*
- * Parses a buffer of lines (the last may lack its '\n'), the first of which
- * is line first_line of file. Calls fg_trace_parser_line for each line.
- */
-int fg_trace_parser_buffer(fg_trace_parser *parser, const char *bytes, size_t length,
-			   const char *file, uint64_t first_line, fg_stacks *into,
-			   const fg_warner *warner, fg_error *err);
-
-/* Ends an input: frames that no count line ended are dropped with a
- * warning. Call it at the end of every input file. */
-void fg_trace_parser_end(fg_trace_parser *parser, const fg_warner *warner);
-
-/* The number of malformed lines and stacks skipped so far. */
-uint64_t fg_trace_parser_skipped(const fg_trace_parser *parser);
-
-/*
- * All of fg-collapse-dtrace / fg-collapse-stap: reads the inputs (count
- * paths; none, or "-", is stdin; gzip is detected), and writes the folded
- * stacks, sorted, to output (NULL or "-": stdout; else atomically). jobs is
- * the number of threads (0: one per core); the output is the same for any.
- * Returns 0, FG_EEMPTY (no stack in any input: the empty output is written
- * all the same), or FG_EIO / FG_ENOMEM / FG_ENOZLIB with err filled in.
+ * All of fg-collapse-dtrace / fg-collapse-stap after the options: reads
+ * the inputs (count paths; none is stdin, as is "-"; gzip is detected) with
+ * `threads` threads (0: one per CPU; the output is the same for any), and
+ * writes the folded stacks, sorted, to output (NULL or "-": stdout; else
+ * atomically). Returns 0; FG_EEMPTY when no input held a stack (the empty
+ * output is written all the same); or FG_EIO (an input could not be read,
+ * or the output not written), FG_ENOZLIB, FG_ENOMEM, FG_ERANGE, with err
+ * saying what happened; on these, nothing is written (an output file keeps
+ * its old contents).
  */
 int fg_trace_collapse(const fg_trace_options *options, const char *const *paths,
-		      size_t count, const char *output, unsigned jobs,
+		      size_t count, const char *output, unsigned threads,
 		      const fg_warner *warner, fg_error *err);
 
 /*
@@ -654,6 +637,31 @@ int fg_dtrace_clean_frame(const char *line, size_t length, bool include_offset,
 int fg_stap_clean_frame(const char *line, size_t length, fg_stack_builder *b);
 
 /* ------------------------------------------------------------------- diff */
+
+/*
+ * fg-diff (difffolded.pl): two folded profiles into one differential
+ * profile, "STACK BEFORE AFTER" for the union of their stacks.
+ */
+typedef struct fg_diff_options {
+	bool normalize;   /* -n: scale BEFORE counts by total(AFTER) / total(BEFORE) */
+	bool strip_hex;   /* -s: "0x" followed by hex digits becomes "0x..." */
+} fg_diff_options;
+
+/*
+ * Adds every folded line of in to column (0: BEFORE, 1: AFTER) of stacks.
+ * The count is the line's last token; a line with two counts keeps the
+ * first in its stack, as difffolded.pl does. Invalid lines are reported
+ * through warner (file:line) and skipped. Returns 0 or a negative FG_E*.
+ */
+int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_options *options,
+		 const fg_warner *warner, fg_error *err);
+
+/*
+ * With options->normalize, scales column 0 so that its total equals column
+ * 1's: each BEFORE count becomes floor(BEFORE * total1 / total0), as the
+ * original's int(). Exact for integer counts. Then nothing else changes.
+ */
+int fg_diff_normalize(fg_stacks *stacks, const fg_diff_options *options, fg_error *err);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,7 @@ typedef struct writer {
 	double ypad1, ypad2, ypad3;
 	int depth_max;
 	double *self_delta;    /* differential: per node */
+	fg_count *widths;      /* --diff-union: per node, max(BEFORE, AFTER) summed up */
 	double max_delta;
 	fg_palette palette;
 	fg_color_mode mode;
@@ -162,7 +163,7 @@ static double node_width(const writer *w, fg_node_id n)
 {
 	if (n == 0)
 		return w->time_max;
-	fg_count c = tree_total(w->tree, n);
+	fg_count c = w->widths != NULL ? w->widths[n] : tree_total(w->tree, n);
 	return (double)c.whole + (double)c.frac / 1e18;
 }
 
@@ -226,32 +227,62 @@ oom:
 	return FG_ENOMEM;
 }
 
-/* Differential: each node's own AFTER - BEFORE, and the largest |delta|. */
+/* The own (self) part of a node's inclusive count. */
+static fg_count self_of(const fg_tree *t, fg_node_id n, fg_count (*total)(const fg_tree *, fg_node_id))
+{
+	fg_count children = {0, 0};
+	for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE; c = fg_tree_next_sibling(t, c))
+		fg_count_add_inline(&children, total(t, c));
+	return fg_count_sub_floor(total(t, n), children);
+}
+
+/*
+ * Differential input: each node's own AFTER - BEFORE (changes below the
+ * noise threshold count as none) and the largest |change|; with
+ * --diff-union also each node's width, max(own BEFORE, own AFTER) plus its
+ * children's widths, so frames that vanished keep their place.
+ */
 static int compute_deltas(writer *w)
 {
-	size_t size = fg_tree_size(w->tree);
-	w->self_delta = malloc(size * sizeof(double));
+	const fg_tree *t = w->tree;
+	size_t size = fg_tree_size(t);
+	w->self_delta = calloc(size, sizeof(double));
 	if (w->self_delta == NULL)
 		return FG_ENOMEM;
-	for (size_t n = 0; n < size; n++)
-		w->self_delta[n] = fg_count_to_double(fg_tree_total(w->tree, (fg_node_id)n)) -
-				   fg_count_to_double(fg_tree_total_before(w->tree, (fg_node_id)n));
-	for (size_t n = 1; n < size; n++) {
-		fg_node_id parent = fg_tree_parent(w->tree, (fg_node_id)n);
-		if (parent == FG_NODE_NONE)
+	if (w->o->diff_union && (w->widths = calloc(size, sizeof(fg_count))) == NULL)
+		return FG_ENOMEM;
+	for (size_t i = size; i-- > 0;) {
+		fg_node_id n = (fg_node_id)i;
+		if (n != 0 && fg_tree_parent(t, n) == FG_NODE_NONE)
 			continue; /* merged into a sibling */
-		w->self_delta[parent] -=
-			fg_count_to_double(fg_tree_total(w->tree, (fg_node_id)n)) -
-			fg_count_to_double(fg_tree_total_before(w->tree, (fg_node_id)n));
+		fg_count after = self_of(t, n, fg_tree_total), before = self_of(t, n, fg_tree_total_before);
+		w->self_delta[n] = fg_count_to_double(after) - fg_count_to_double(before);
+		if (w->widths != NULL) {
+			/* Children have higher ids: their widths are known. */
+			fg_count width = fg_count_compare(after, before) >= 0 ? after : before;
+			for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE;
+			     c = fg_tree_next_sibling(t, c))
+				if (fg_count_add_inline(&width, w->widths[c]) != 0)
+					return FG_ERANGE;
+			w->widths[n] = width;
+		}
 	}
+	double total = fg_count_to_double(w->widths ? w->widths[0] : fg_tree_total(t, 0));
+	double noise = total * w->o->diff_threshold / 100;
 	w->max_delta = 1;
 	for (size_t n = 1; n < size; n++) {
+		if (fabs(w->self_delta[n]) < noise)
+			w->self_delta[n] = 0;
 		double d = fabs(w->self_delta[n]);
 		if (d > w->max_delta)
 			w->max_delta = d;
 	}
 	return 0;
 }
+
+/* --diff-union: frames that exist on one side only. */
+#define COLOR_ONLY_BEFORE 0xb4b4d2 /* grey-lavender: vanished */
+#define COLOR_ONLY_AFTER 0xd2c8a0  /* grey-sand: new */
 
 static uint32_t pack(fg_rgb c) { return (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b; }
 
@@ -270,6 +301,14 @@ static int color_of(writer *w, fg_node_id n, uint32_t *color)
 		return 0;
 	}
 	if (w->self_delta != NULL) {
+		if (w->widths != NULL && n != 0) {
+			bool before = !fg_count_is_zero(fg_tree_total_before(w->tree, n));
+			bool after = !fg_count_is_zero(fg_tree_total(w->tree, n));
+			if (before != after) {
+				*color = before ? COLOR_ONLY_BEFORE : COLOR_ONLY_AFTER;
+				return 0;
+			}
+		}
 		double d = w->o->negate ? -w->self_delta[n] : w->self_delta[n];
 		*color = pack(fg_color_of_delta(d, w->max_delta));
 		return 0;
@@ -493,7 +532,8 @@ static void put_frame(writer *w, const frame *f)
 		put(w, "<g>");
 	put(w, "<title>");
 	size_t shown = f->node == 0 ? 0 : fg_name_without_annotation(name, length);
-	fg_count width = f->node == 0 ? fg_count_of(0) : fg_tree_total(w->tree, f->node);
+	fg_count width = f->node == 0 ? fg_count_of(0)
+			 : w->widths != NULL ? w->widths[f->node] : fg_tree_total(w->tree, f->node);
 	char number[48];
 	if (title_override != NULL) {
 		put(w, title_override);
@@ -512,6 +552,18 @@ static void put_frame(writer *w, const frame *f)
 		put(w, "&s;");
 		put_percent(w, 100.0 * (double)n / w->factor_total);
 		put(w, "%");
+		if (w->widths != NULL) {
+			fg_count before = fg_tree_total_before(w->tree, f->node);
+			fg_count after = fg_tree_total(w->tree, f->node);
+			put(w, "; before ");
+			put_bytes(w, number, format_thousands(number, displayed_count(before, o->factor)));
+			put(w, ", after ");
+			put_bytes(w, number, format_thousands(number, displayed_count(after, o->factor)));
+			if (fg_count_is_zero(after))
+				put(w, ", only before");
+			else if (fg_count_is_zero(before))
+				put(w, ", only after");
+		}
 		if (w->self_delta != NULL) {
 			double d = o->negate ? -w->self_delta[f->node] : w->self_delta[f->node];
 			double pct = 100.0 * d * o->factor / w->factor_total;
@@ -646,7 +698,7 @@ static void put_header(writer *w, double image_height, bool empty)
 		put_number(w, o->frame_height);
 		put(w, "\"");
 		if (w->self_delta != NULL)
-			put(w, " data-diff=\"1\"");
+			put(w, w->widths != NULL ? " data-diff=\"union\"" : " data-diff=\"1\"");
 	}
 	put(w, ">\n");
 	if (o->notes != NULL) {
@@ -715,8 +767,6 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 {
 	const fg_graph_options *o = w->o;
 	int rc;
-	if (fg_tree_is_differential(w->tree) && (rc = compute_deltas(w)) != 0)
-		return fg_fail(err, rc, "out of memory");
 	w->width_per_time = (o->width - 2.0 * XPAD) / w->time_max;
 	double threshold = o->min_width_percent ? w->time_max * o->min_width / 100
 						: o->min_width / w->width_per_time;
@@ -802,7 +852,14 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 	w.mode = o->hash ? FG_COLOR_HASH : o->random ? FG_COLOR_RANDOM : FG_COLOR_NAME_SEEDED;
 	w.random_state = ((uint64_t)time(NULL) << 16 ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)g) &
 			 0xffffffffffffull;
-	fg_count total = fg_tree_total(g->tree, 0);
+	int rc;
+	if (fg_tree_is_differential(g->tree) && (rc = compute_deltas(&w)) != 0) {
+		free(w.self_delta);
+		free(w.widths);
+		return fg_fail(err, rc, rc == FG_ERANGE ? "the sum of counts exceeds 2^64-1"
+							: "out of memory");
+	}
+	fg_count total = w.widths != NULL ? w.widths[0] : fg_tree_total(g->tree, 0);
 	w.total = fg_count_to_double(total);
 	char message[160], number[FG_COUNT_TEXT_MAX];
 
@@ -825,10 +882,11 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 			 g->invalid_lines > FG_REPORT_INVALID_LINES ? ", ..." : "");
 		warn(warner, message);
 	}
-	int rc;
 	if (fg_count_is_zero(total)) {
 		warn(warner, "ERROR: No stack counts found");
 		rc = write_empty(&w);
+		free(w.self_delta);
+		free(w.widths);
 		fg_buffer_free(&w.line);
 		fg_buffer_free(&w.clean);
 		return rc != 0 ? fg_fail(err, FG_EIO, "write failed")
@@ -875,6 +933,7 @@ done:
 	fg_name_table_free(w.attributes);
 	free(w.palette_values);
 	free(w.self_delta);
+	free(w.widths);
 	fg_stacks_free(w.dictionary);
 	fg_buffer_free(&w.dtd);
 	fg_buffer_free(&w.line);

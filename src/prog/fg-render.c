@@ -42,6 +42,9 @@ static const char usage[] =
 	"  --factor NUM       multiply displayed counts by NUM\n"
 	"  --nameattr FILE    file holding function attributes\n"
 	"  --encoding ENC     XML encoding declaration\n"
+	"  --diff-union       differential input: widths from max(BEFORE, AFTER), so\n"
+	"                     frames that vanished stay visible (see fg-render(1))\n"
+	"  --diff-threshold PCT  changes smaller than PCT% of the total are not coloured\n"
 	"  --help             display this help and exit\n"
 	"  --version          display the version and exit\n"
 	"\n"
@@ -105,6 +108,8 @@ int main(int argc, char **argv)
 		{"factor", 0, CLI_DOUBLE, &g->factor},
 		{"nameattr", 0, CLI_STRING, &g->name_attr_path},
 		{"encoding", 0, CLI_STRING, &g->encoding},
+		{"diff-union", 0, CLI_FLAG, &g->diff_union},
+		{"diff-threshold", 0, CLI_DOUBLE, &g->diff_threshold},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
 	const cli c = {"fg-render", usage, options, &s};
@@ -118,7 +123,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (g->width <= 20 || g->frame_height <= 1 || !(g->font_size > 0) || !(g->font_width > 0) ||
-	    !(g->factor > 0)) {
+	    !(g->factor > 0) || !(g->diff_threshold >= 0)) {
 		cli_error("fg-render", "--width must be > 20, --height > 1, and --fontsize, "
 				       "--fontwidth and --factor positive");
 		return EXIT_USAGE;

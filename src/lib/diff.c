@@ -1,0 +1,130 @@
+/*
+ * diff.c - two folded profiles into one differential profile (fg-diff).
+ *
+ * Both profiles go into one fg_stacks, BEFORE in column 0 and AFTER in
+ * column 1, so the union of their stacks and the output order come from
+ * the stack table. Counts stay exact; -n scales with 128-bit arithmetic.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "text.h"
+
+/* "0x1f3a" -> "0x..." for every 0x followed by hex digits. */
+static void strip_hex(fg_buffer *out, const char *stack, size_t length)
+{
+	out->length = 0;
+	size_t run = 0;
+	for (size_t i = 0; i + 2 < length; i++) {
+		if (stack[i] != '0' || stack[i + 1] != 'x' || !isxdigit((unsigned char)stack[i + 2]))
+			continue;
+		size_t end = i + 2;
+		while (end < length && isxdigit((unsigned char)stack[end]))
+			end++;
+		fg_buffer_append(out, stack + run, i + 2 - run);
+		fg_buffer_append(out, "...", 3);
+		run = end;
+		i = end - 1;
+	}
+	fg_buffer_append(out, stack + run, length - run);
+}
+
+int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_options *options,
+		 const fg_warner *warner, fg_error *err)
+{
+	fg_buffer stripped = {0, 0, 0};
+	const char *line;
+	size_t length;
+	uint64_t invalid = 0;
+	int rc;
+	while ((rc = fg_input_read_line(in, &line, &length, err)) > 0) {
+		if (fg_is_blank(line, length))
+			continue;
+		fg_folded_line parsed;
+		rc = fg_folded_parse(line, length, &parsed);
+		if (rc != 0) {
+			if (invalid++ < 5 && warner != NULL && warner->warn != NULL)
+				warner->warn(warner->context, fg_input_name(in), fg_input_line_number(in),
+					     rc == FG_ERANGE ? "count does not fit in 64 bits; line ignored"
+							     : "no valid count at the end of the line; line ignored");
+			continue;
+		}
+		/* One count per profile: a first count stays part of the stack. */
+		const char *stack = parsed.stack;
+		size_t stack_length = parsed.stack_length;
+		if (parsed.differential) {
+			size_t end = length;
+			if (end > 0 && line[end - 1] == '\r')
+				end--;
+			while (end > 0 && (fg_is_digit((unsigned char)line[end - 1]) || line[end - 1] == '.'))
+				end--;
+			stack_length = end - 1; /* the parser checked one whitespace is there */
+		}
+		if (options->strip_hex) {
+			strip_hex(&stripped, stack, stack_length);
+			stack = stripped.data ? stripped.data : "";
+			stack_length = stripped.length;
+		}
+		rc = fg_stacks_add(stacks, stack, stack_length, column, parsed.count);
+		if (rc == FG_ERANGE) {
+			rc = fg_fail(err, rc, "%s:%llu: the sum of counts exceeds 2^64-1", fg_input_name(in),
+				     (unsigned long long)fg_input_line_number(in));
+			break;
+		}
+		if (rc != 0) {
+			rc = fg_fail(err, rc, "out of memory");
+			break;
+		}
+	}
+	if (rc == 0 && invalid > 0 && warner != NULL && warner->warn != NULL) {
+		char message[96];
+		snprintf(message, sizeof(message), "ignored %llu lines with invalid format",
+			 (unsigned long long)invalid);
+		warner->warn(warner->context, fg_input_name(in), 0, message);
+	}
+	fg_buffer_free(&stripped);
+	return rc < 0 ? rc : 0;
+}
+
+typedef unsigned __int128 u128;
+
+static u128 to_units(fg_count c) { return (u128)c.whole * FG_COUNT_FRAC_ONE + c.frac; }
+
+int fg_diff_normalize(fg_stacks *stacks, const fg_diff_options *options, fg_error *err)
+{
+	if (!options->normalize)
+		return 0;
+	fg_count totals[2];
+	int rc = fg_stacks_total(stacks, 0, &totals[0]);
+	if (rc == 0)
+		rc = fg_stacks_total(stacks, 1, &totals[1]);
+	if (rc != 0)
+		return fg_fail(err, rc, "the sum of counts exceeds 2^64-1");
+	if (fg_count_is_zero(totals[0]) || fg_count_compare(totals[0], totals[1]) == 0)
+		return 0;
+	const fg_stack_entry **entries = fg_stacks_sorted(stacks);
+	if (entries == NULL)
+		return fg_fail(err, FG_ENOMEM, "out of memory");
+	u128 from = to_units(totals[0]), to = to_units(totals[1]);
+	for (size_t i = 0; i < fg_stacks_size(stacks); i++) {
+		fg_count *c = &((fg_stack_entry *)entries[i])->count[0];
+		u128 units = to_units(*c), product;
+		uint64_t whole;
+		if (!__builtin_mul_overflow(units, to, &product)) {
+			whole = (uint64_t)(product / from / FG_COUNT_FRAC_ONE);
+		} else {
+			/* Beyond 128 bits: c <= total0, so the result is <= total1 and
+			 * long double's 64-bit mantissa truncates it correctly enough. */
+			long double v = (long double)fg_count_to_double(*c) *
+					(long double)fg_count_to_double(totals[1]) /
+					(long double)fg_count_to_double(totals[0]);
+			whole = (uint64_t)floorl(v);
+		}
+		c->whole = whole;
+		c->frac = 0;
+	}
+	free(entries);
+	return 0;
+}

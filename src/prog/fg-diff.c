@@ -1,0 +1,76 @@
+/*
+ * fg-diff - two folded profiles into one differential profile:
+ * "STACK BEFORE AFTER" lines for fg-render. Replaces difffolded.pl.
+ */
+#include <stdio.h>
+
+#include "cli.h"
+
+static const char usage[] =
+	"Usage: fg-diff [-n] [-s] [-o FILE] BEFORE.folded AFTER.folded\n"
+	"Print \"STACK BEFORE AFTER\" for every stack of either profile (0 where\n"
+	"a profile lacks it), sorted bytewise; fg-render draws the result as a\n"
+	"differential flame graph (red grew, blue shrank).\n"
+	"\n"
+	"  -n, --normalize    scale BEFORE counts so both profiles have the same total\n"
+	"  -s, --strip-hex    replace hex digits after 0x with ... before merging\n"
+	"  -o, --output FILE  write to FILE atomically (default: standard output)\n"
+	"  --help             display this help and exit\n"
+	"  --version          display the version and exit\n"
+	"\n"
+	"Either file may be - (standard input) or gzip-compressed.\n"
+	"Exit status: 0 success, 1 usage error, 2 I/O error or no valid input.\n"
+	"Example: fg-diff before.folded after.folded | fg-render > diff.svg\n";
+
+int main(int argc, char **argv)
+{
+	cli_start();
+	fg_diff_options options = {0};
+	const char *output = NULL;
+	const cli_option table[] = {
+		{"normalize", 'n', CLI_FLAG, &options.normalize},
+		{"strip-hex", 's', CLI_FLAG, &options.strip_hex},
+		{"output", 'o', CLI_STRING, &output},
+		{NULL, 0, CLI_FLAG, NULL},
+	};
+	const cli c = {"fg-diff", usage, table, NULL};
+	int first = cli_parse(&c, argc, argv);
+	if (argc - first != 2) {
+		cli_error("fg-diff", "expected two files, BEFORE and AFTER");
+		fputs("Try 'fg-diff --help' for more information.\n", stderr);
+		return EXIT_USAGE;
+	}
+	fg_warner warner = cli_warner("fg-diff");
+	fg_error err = {0};
+	fg_stacks *stacks = fg_stacks_new();
+	if (stacks == NULL) {
+		cli_error("fg-diff", "out of memory");
+		return EXIT_FAILURE_IO;
+	}
+	int rc = 0;
+	for (int column = 0; column < 2 && rc == 0; column++) {
+		fg_input *in = fg_input_open(argv[first + column], &err);
+		rc = in ? fg_diff_read(stacks, column, in, &options, &warner, &err) : err.code;
+		fg_input_close(in);
+	}
+	if (rc == 0)
+		rc = fg_diff_normalize(stacks, &options, &err);
+	if (rc == 0 && fg_stacks_size(stacks) == 0)
+		rc = fg_fail(&err, FG_EEMPTY, "no valid input in %s or %s", argv[first], argv[first + 1]);
+	if (rc == 0) {
+		fg_output *out = fg_output_open(output, &err);
+		rc = out ? fg_stacks_write(stacks, 2, out) : err.code;
+		if (out != NULL && rc != 0)
+			fg_output_abort(out);
+		else if (out != NULL)
+			rc = fg_output_commit(out, &err);
+		if (rc != 0 && err.code == 0)
+			fg_fail(&err, rc, "write failed");
+	}
+	fg_stacks_free(stacks);
+	if (rc != 0) {
+		cli_error("fg-diff", "%s", err.message);
+		return EXIT_FAILURE_IO;
+	}
+	return EXIT_OK;
+}
