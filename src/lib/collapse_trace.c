@@ -1,94 +1,62 @@
 /*
  * collapse_trace.c - the parser shared by fg-collapse-dtrace and
- * fg-collapse-stap: frames one a line, leaf first, each stack ended by a
- * count line.
+ * fg-collapse-stap, plugged into the collapse driver (collapse.c): frames
+ * one a line, leaf first, each stack ended by a count line.
  *
  * Every line is one of: blank (ignored), a count (ends the stack), a line
  * that looks like a number but is no count, or holds control characters
  * (skipped with a warning: it is neither a frame nor a count), or a frame,
  * which the format's cleaner (collapse_dtrace.c, collapse_stap.c) turns
  * into one or more frames of the stack builder. A stack is complete only at
- * its count line, so the parser keeps the pending frames between calls and
- * needs nothing but the current line: it streams, and memory grows with the
+ * its count line, so a state keeps the pending frames from one chunk to the
+ * next and never needs more than the current line: memory grows with the
  * deepest stack, never with the input (FG_TRACE_STACK_MAX bounds a stack
- * that no count line ends).
+ * that no count line ends). Right after a count line nothing is pending,
+ * which makes the next line a place where the driver may cut the input.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "collapse_trace.h"
 
-struct fg_trace_parser {
-	fg_trace_options options;
+struct trace_state {
+	const fg_trace_options *options;
 	fg_stack_builder frames;   /* the pending stack, leaf first */
-	const char *file;          /* where the pending stack started */
-	uint64_t first_line;       /* its first frame's line; 0: no frames pending */
-	uint64_t pending_lines;    /* frame lines in the pending stack */
+	uint64_t pending_lines;    /* frame lines in it; 0: nothing pending */
 	bool too_long;             /* the pending stack outgrew FG_TRACE_STACK_MAX */
 	bool after_banner;         /* the last line was a DTrace banner */
-	uint64_t skipped;          /* malformed lines and stacks */
 };
 
-fg_trace_parser *fg_trace_parser_new(const fg_trace_options *options)
+void *fg_trace_config_new(const fg_trace_options *options)
 {
-	fg_trace_parser *p = calloc(1, sizeof(*p));
-	if (p == NULL)
+	fg_trace_options *copy = malloc(sizeof(*copy));
+	if (copy != NULL)
+		*copy = *options;
+	return copy;
+}
+
+static void *state_new(void *config)
+{
+	struct trace_state *t = calloc(1, sizeof(*t));
+	if (t == NULL)
 		return NULL;
-	p->options = *options;
-	fg_stack_builder_init(&p->frames);
-	return p;
+	t->options = config;
+	fg_stack_builder_init(&t->frames);
+	return t;
 }
 
-void fg_trace_parser_free(fg_trace_parser *p)
+static void state_free(void *state)
 {
-	if (p == NULL)
-		return;
-	fg_stack_builder_free(&p->frames);
-	free(p);
+	struct trace_state *t = state;
+	fg_stack_builder_free(&t->frames);
+	free(t);
 }
 
-uint64_t fg_trace_parser_skipped(const fg_trace_parser *p) { return p->skipped; }
-
-/* Counts one skipped thing and passes the first few warnings on. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
-static void skip(fg_trace_parser *p, const fg_warner *warner, const char *file,
-		 uint64_t line, const char *format, ...)
+static void forget_stack(struct trace_state *t)
 {
-	if (++p->skipped > FG_TRACE_WARNINGS_MAX || warner == NULL || warner->warn == NULL)
-		return;
-	char message[256];
-	va_list args;
-	va_start(args, format);
-	vsnprintf(message, sizeof(message), format, args);
-	va_end(args);
-	if (p->skipped == FG_TRACE_WARNINGS_MAX) {
-		size_t used = strlen(message);
-		snprintf(message + used, sizeof(message) - used,
-			 " (further warnings are not shown)");
-	}
-	warner->warn(warner->context, file, line, message);
-}
-
-static void forget_stack(fg_trace_parser *p)
-{
-	fg_stack_builder_clear(&p->frames);
-	p->first_line = 0;
-	p->pending_lines = 0;
-	p->too_long = false;
-}
-
-void fg_trace_parser_end(fg_trace_parser *p, const fg_warner *warner)
-{
-	if (p->first_line != 0)
-		skip(p, warner, p->file, p->first_line,
-		     "%llu frame line%s with no count line after %s ignored",
-		     (unsigned long long)p->pending_lines, p->pending_lines == 1 ? "" : "s",
-		     p->pending_lines == 1 ? "it" : "them");
-	forget_stack(p);
-	p->after_banner = false;
+	fg_stack_builder_clear(&t->frames);
+	t->pending_lines = 0;
+	t->too_long = false;
 }
 
 /* Whether [p, end) holds a C0 control character other than tab. */
@@ -122,103 +90,118 @@ static bool is_number_like(const char *p, const char *end)
 	return digit;
 }
 
-static int end_stack(fg_trace_parser *p, const char *digits, size_t length,
-		     const char *file, uint64_t line, fg_stacks *into,
-		     const fg_warner *warner, fg_error *err)
+/* Whether a trimmed line is a count line: digits only. */
+static bool is_count(const char *start, const char *end)
+{
+	const char *p = start;
+	while (p < end && fg_is_digit((unsigned char)*p))
+		p++;
+	return p == end && start < end;
+}
+
+static size_t find_boundary(const void *config, const char *text, size_t length)
+{
+	const char *end = text + length;
+	for (const char *line = text; line < end;) {
+		const char *newline = memchr(line, '\n', (size_t)(end - line));
+		const char *stop = newline != NULL ? newline : end;
+		const char *start = line;
+		fg_trace_trim(&start, &stop);
+		if (is_count(start, stop))
+			return newline != NULL ? (size_t)(newline + 1 - text) : length;
+		line = newline != NULL ? newline + 1 : end;
+	}
+	return length;
+}
+
+static int end_stack(struct trace_state *t, const char *digits, size_t length,
+		     fg_collapse_chunk *chunk, uint64_t line)
 {
 	fg_count count;
 	const char *stack;
 	size_t stack_length;
-	if (p->too_long) {
-		skip(p, warner, p->file, p->first_line,
-		     "stack longer than %u bytes ignored", FG_TRACE_STACK_MAX);
-	} else if (p->first_line == 0) {
-		skip(p, warner, file, line, "count with no frames before it ignored");
+	int rc = 0;
+	if (t->too_long) {
+		fg_collapse_warn(chunk->report, line, "stack longer than %u bytes ignored",
+				 FG_TRACE_STACK_MAX);
+	} else if (t->pending_lines == 0) {
+		fg_collapse_warn(chunk->report, line, "count with no frames before it ignored");
 	} else if (fg_count_parse(digits, length, &count) != 0) {
-		skip(p, warner, file, line, "count beyond 2^64 - 1: stack ignored");
-	} else {
-		if (fg_stack_builder_join(&p->frames, NULL, 0, &stack, &stack_length) != 0)
-			return fg_fail(err, FG_ENOMEM, "%s:%llu: out of memory", file,
-				       (unsigned long long)line);
-		int rc = fg_stacks_add(into, stack, stack_length, 0, count);
-		if (rc == FG_ENOMEM)
-			return fg_fail(err, rc, "%s:%llu: out of memory", file,
-				       (unsigned long long)line);
-		if (rc != 0)
-			skip(p, warner, file, line, "the counts of this stack add up beyond 2^64 - 1: count ignored");
+		fg_collapse_warn(chunk->report, line, "count beyond 2^64 - 1: stack ignored");
+	} else if ((rc = fg_stack_builder_join(&t->frames, NULL, 0, &stack, &stack_length)) == 0) {
+		rc = fg_stacks_add(chunk->stacks, stack, stack_length, 0, count);
+		if (rc == FG_ERANGE) {
+			fg_collapse_warn(chunk->report, line,
+					 "the counts of this stack add up beyond 2^64 - 1: count ignored");
+			rc = 0;
+		}
 	}
-	forget_stack(p);
-	return 0;
+	forget_stack(t);
+	return rc;
 }
 
-int fg_trace_parser_line(fg_trace_parser *p, const char *line, size_t length,
-			 const char *file, uint64_t line_number, fg_stacks *into,
-			 const fg_warner *warner, fg_error *err)
+/* One line (trimmed of its '\n'), line number `line` of the chunk. */
+static int parse_line(struct trace_state *t, const char *start, const char *end,
+		      fg_collapse_chunk *chunk, uint64_t line)
 {
-	const char *start = line, *end = line + length;
 	fg_trace_trim(&start, &end);
 	if (start == end)
 		return 0;
-	bool after_banner = p->after_banner;
-	p->after_banner = false;
-
-	const char *q = start;
-	while (q < end && fg_is_digit((unsigned char)*q))
-		q++;
-	if (q == end)
-		return end_stack(p, start, (size_t)(end - start), file, line_number,
-				 into, warner, err);
+	if (is_count(start, end))
+		return end_stack(t, start, (size_t)(end - start), chunk, line);
+	bool after_banner = t->after_banner;
+	t->after_banner = false;
 	if (has_control(start, end) || is_number_like(start, end)) {
-		skip(p, warner, file, line_number, "neither a frame nor a count: line ignored");
+		fg_collapse_warn(chunk->report, line, "neither a frame nor a count: line ignored");
 		return 0;
 	}
-
-	bool dtrace = p->options.format == FG_TRACE_DTRACE;
-	if (dtrace && p->first_line == 0) {
+	bool dtrace = t->options->format == FG_TRACE_DTRACE;
+	if (dtrace && t->pending_lines == 0) {
 		if (fg_dtrace_is_banner(start, (size_t)(end - start))) {
-			p->after_banner = true;
+			t->after_banner = true;
 			return 0;
 		}
 		if (after_banner && fg_dtrace_is_probe_line(start, (size_t)(end - start)))
 			return 0;
 	}
-	if (p->first_line == 0) {
-		p->file = file;
-		p->first_line = line_number;
-	}
-	p->pending_lines++;
-	if (p->too_long)
+	t->pending_lines++;
+	if (t->too_long)
 		return 0;
 	int rc = dtrace ? fg_dtrace_clean_frame(start, (size_t)(end - start),
-						p->options.include_offset, &p->frames)
-			: fg_stap_clean_frame(start, (size_t)(end - start), &p->frames);
-	if (rc != 0)
-		return fg_fail(err, rc, "%s:%llu: out of memory", file,
-			       (unsigned long long)line_number);
-	if (p->frames.length > FG_TRACE_STACK_MAX) {
-		/* Keep the position, drop the bytes: the count line will say. */
-		fg_stack_builder_clear(&p->frames);
-		p->too_long = true;
+						t->options->include_offset, &t->frames)
+			: fg_stap_clean_frame(start, (size_t)(end - start), &t->frames);
+	if (rc == 0 && t->frames.length > FG_TRACE_STACK_MAX) {
+		/* Drop the bytes, keep reading: the count line will say. */
+		fg_stack_builder_clear(&t->frames);
+		t->too_long = true;
 	}
-	return 0;
+	return rc;
 }
 
-int fg_trace_parser_buffer(fg_trace_parser *p, const char *bytes, size_t length,
-			   const char *file, uint64_t first_line, fg_stacks *into,
-			   const fg_warner *warner, fg_error *err)
+static int parse(void *state, fg_collapse_chunk *chunk)
 {
-	const char *end = bytes + length;
-	uint64_t number = first_line;
-	while (bytes < end) {
-		const char *newline = memchr(bytes, '\n', (size_t)(end - bytes));
+	struct trace_state *t = state;
+	const char *text = chunk->text, *end = text + chunk->length;
+	uint64_t line = 0;
+	int rc = 0;
+	while (text < end && rc == 0) {
+		const char *newline = memchr(text, '\n', (size_t)(end - text));
 		const char *stop = newline != NULL ? newline : end;
-		int rc = fg_trace_parser_line(p, bytes, (size_t)(stop - bytes), file, number++,
-					      into, warner, err);
-		if (rc != 0)
-			return rc;
-		bytes = newline != NULL ? newline + 1 : end;
+		rc = parse_line(t, text, stop, chunk, ++line);
+		text = newline != NULL ? newline + 1 : end;
 	}
-	return 0;
+	chunk->lines = line;
+	if (chunk->end_of_input) {
+		if (t->pending_lines != 0)
+			fg_collapse_warn(chunk->report, line,
+					 "%llu frame line%s at the end, with no count line after %s, ignored",
+					 (unsigned long long)t->pending_lines,
+					 t->pending_lines == 1 ? "" : "s",
+					 t->pending_lines == 1 ? "it" : "them");
+		forget_stack(t);
+		t->after_banner = false;
+	}
+	return rc;
 }
 
 const unsigned char fg_trace_byte_class[256] = {
@@ -244,29 +227,24 @@ int fg_trace_push_frame(fg_stack_builder *b, const char *name, size_t length,
 	return 0;
 }
 
-/* One input into stacks, line by line. */
-static int collapse_input(fg_trace_parser *p, const char *path, fg_stacks *into,
-			  const fg_warner *warner, fg_error *err)
+const fg_collapse_parser fg_trace_parser = {
+	.name = "trace",
+	.config_free = free,
+	.state_new = state_new,
+	.state_free = state_free,
+	.find_boundary = find_boundary,
+	.parse = parse,
+};
+
+fg_collapse *fg_trace_collapse_new(const fg_trace_options *options, unsigned threads,
+				   const fg_warner *warner, fg_error *err)
 {
-	fg_input *in = fg_input_open(path, err);
-	if (in == NULL)
-		return err != NULL ? err->code : FG_EIO;
-	const char *name = fg_input_name(in), *line;
-	size_t length;
-	int rc;
-	while ((rc = fg_input_read_line(in, &line, &length, err)) > 0) {
-		rc = fg_trace_parser_line(p, line, length, name, fg_input_line_number(in),
-					  into, warner, err);
-		if (rc != 0)
-			break;
-	}
-	fg_trace_parser_end(p, warner);
-	fg_input_close(in);
-	return rc;
+	return fg_collapse_new(&fg_trace_parser, fg_trace_config_new(options), threads,
+			       warner, err);
 }
 
 int fg_trace_collapse(const fg_trace_options *options, const char *const *paths,
-		      size_t count, const char *output, unsigned jobs,
+		      size_t count, const char *output, unsigned threads,
 		      const fg_warner *warner, fg_error *err)
 {
 	static const char *const standard_input[] = {"-"};
@@ -274,32 +252,28 @@ int fg_trace_collapse(const fg_trace_options *options, const char *const *paths,
 		paths = standard_input;
 		count = 1;
 	}
-	fg_stacks *stacks = fg_stacks_new();
-	fg_trace_parser *p = fg_trace_parser_new(options);
-	int rc = stacks == NULL || p == NULL ? fg_fail(err, FG_ENOMEM, "out of memory") : 0;
-	for (size_t i = 0; i < count && rc == 0; i++)
-		rc = collapse_input(p, paths[i], stacks, warner, err);
-	if (rc == 0 && fg_trace_parser_skipped(p) > FG_TRACE_WARNINGS_MAX &&
-	    warner != NULL && warner->warn != NULL) {
-		char message[128];
-		snprintf(message, sizeof(message), "%llu malformed lines or stacks skipped in all",
-			 (unsigned long long)fg_trace_parser_skipped(p));
-		warner->warn(warner->context, NULL, 0, message);
+	fg_collapse *c = fg_trace_collapse_new(options, threads, warner, err);
+	if (c == NULL)
+		return FG_ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		fg_input *in = fg_input_open(paths[i], err);
+		rc = in != NULL ? fg_collapse_read(c, in, err) : FG_EIO;
+		fg_input_close(in);
 	}
-	if (rc == 0) {
-		fg_output *out = fg_output_open(output, err);
-		if (out == NULL)
-			rc = err != NULL ? err->code : FG_EIO;
-		else if (fg_stacks_write(stacks, 1, out) == FG_ENOMEM) {
-			fg_output_abort(out);
-			rc = fg_fail(err, FG_ENOMEM, "out of memory");
-		} else {
-			rc = fg_output_commit(out, err); /* reports write errors too */
-		}
+	/* On failure nothing is written: an -o FILE keeps its old contents. */
+	fg_stacks *stacks = rc == 0 ? fg_collapse_stacks(c, err) : NULL;
+	fg_output *out = stacks != NULL ? fg_output_open(output, err) : NULL;
+	if (out != NULL && fg_stacks_write(stacks, 1, out) == FG_ENOMEM) {
+		fg_output_abort(out);
+		rc = fg_fail(err, FG_ENOMEM, "out of memory");
+	} else if (out != NULL) {
+		rc = fg_output_commit(out, err); /* reports write errors too */
+		if (rc == 0 && fg_stacks_size(stacks) == 0)
+			rc = fg_fail(err, FG_EEMPTY, "no stacks found in the input");
+	} else if (rc == 0) {
+		rc = err != NULL && err->code != 0 ? err->code : FG_EIO;
 	}
-	if (rc == 0 && fg_stacks_size(stacks) == 0)
-		rc = fg_fail(err, FG_EEMPTY, "no stacks found in the input");
-	fg_trace_parser_free(p);
-	fg_stacks_free(stacks);
+	fg_collapse_free(c);
 	return rc;
 }

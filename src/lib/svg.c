@@ -720,6 +720,8 @@ static void put_header(writer *w, double image_height, bool empty)
 	put_bytes(w, fg_viewer_css, fg_viewer_css_length);
 	put(w, "text{font-family:");
 	put_css_value(w, o->font_type);
+	if (strchr(o->font_type, ',') == NULL)
+		put(w, ",sans-serif"); /* when the named font is missing (Verdana on Linux) */
 	put(w, ";font-size:");
 	put_number(w, fs);
 	put(w, "px}\n#title{font-size:");

@@ -93,7 +93,7 @@ static void test_stap_frames(void)
 	CHECK_STR(stap("name"), "name", "stap: a bare name");
 }
 
-static char warnings[2048];
+static char warnings[4096];
 
 static void collect(void *context, const char *file, uint64_t line, const char *message)
 {
@@ -102,30 +102,19 @@ static void collect(void *context, const char *file, uint64_t line, const char *
 		 (unsigned long long)line, message);
 }
 
-/* Parses text in two buffers, split at the line boundary at or after
- * `split`; returns the folded output. */
-static const char *parse(fg_trace_format format, const char *text, size_t split)
+/* Runs text through the driver with `threads` threads as one input named
+ * "in"; returns the folded output. */
+static const char *collapse(fg_trace_format format, const char *text, unsigned threads)
 {
-	static char out[4096];
+	static char out[1 << 16];
 	fg_trace_options options = {.format = format};
-	fg_trace_parser *p = fg_trace_parser_new(&options);
-	fg_stacks *stacks = fg_stacks_new();
 	fg_warner w = {collect, NULL};
 	fg_error err = {0};
 	warnings[0] = out[0] = '\0';
-	size_t length = strlen(text);
-	/* Buffers hold whole lines: split just after a '\n'. */
-	if (split > length)
-		split = length;
-	while (split > 0 && split < length && text[split - 1] != '\n')
-		split++;
-	uint64_t lines = 1;
-	for (size_t i = 0; i < split; i++)
-		lines += text[i] == '\n';
-	if (fg_trace_parser_buffer(p, text, split, "in", 1, stacks, &w, &err) != 0 ||
-	    fg_trace_parser_buffer(p, text + split, length - split, "in", lines, stacks, &w, &err) != 0)
+	fg_collapse *c = fg_trace_collapse_new(&options, threads, &w, &err);
+	if (c == NULL || fg_collapse_text(c, text, strlen(text), "in", &err) != 0)
 		return NULL;
-	fg_trace_parser_end(p, &w);
+	fg_stacks *stacks = fg_collapse_stacks(c, &err);
 	const fg_stack_entry **sorted = fg_stacks_sorted(stacks);
 	for (size_t i = 0; i < fg_stacks_size(stacks); i++) {
 		char count[FG_COUNT_TEXT_MAX];
@@ -135,8 +124,7 @@ static const char *parse(fg_trace_format format, const char *text, size_t split)
 			 sorted[i]->stack, count);
 	}
 	free(sorted);
-	fg_stacks_free(stacks);
-	fg_trace_parser_free(p);
+	fg_collapse_free(c);
 	return out;
 }
 
@@ -156,46 +144,39 @@ static void test_parser(void)
 			   "  m`b\n"
 			   "  m`a\n"
 			   "  2";
-	for (size_t split = 0; split <= strlen(text); split += 5) {
-		const char *out = parse(FG_TRACE_DTRACE, text, split);
-		CHECK_STR(out, "m`a 4\nm`a;m`b 5\n", "parser: banners, counts with spaces (split at %zu)", split);
-	}
+	CHECK_STR(collapse(FG_TRACE_DTRACE, text, 1), "m`a 4\nm`a;m`b 5\n",
+		  "parser: banners, counts with spaces, CRLF, no final newline");
 	CHECK_STR(warnings, "", "parser: no warnings");
 
-	CHECK_STR(parse(FG_TRACE_DTRACE, "  m`a\n  5\n  6\n  m`b\n 1.5\n 1\n  m`c\n", 100),
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n  5\n  6\n  m`b\n 1.5\n 1\n  m`c\n\n", 1),
 		  "m`a 5\nm`b 1\n", "parser: malformed lines dropped, the rest kept");
 	CHECK_STR(warnings,
 		  "in:3: count with no frames before it ignored\n"
 		  "in:5: neither a frame nor a count: line ignored\n"
-		  "in:7: 1 frame line with no count line after it ignored\n",
+		  "in:8: 1 frame line at the end, with no count line after it, ignored\n",
 		  "parser: warnings name file and line");
 
-	CHECK_STR(parse(FG_TRACE_STAP, "CPU ID FUNCTION:NAME\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 100),
+	CHECK_STR(collapse(FG_TRACE_STAP, "CPU ID FUNCTION:NAME\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 1),
 		  "f;CPU ID FUNCTION:NAME 1\n", "parser: no banner for stap");
-	CHECK_STR(parse(FG_TRACE_DTRACE, "  m`a\n 18446744073709551615\n  m`a\n 1\n", 100), "m`a 18446744073709551615\n",
-		  "parser: the largest count");
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n 18446744073709551615\n  m`a\n 1\n", 1),
+		  "m`a 18446744073709551615\n", "parser: the largest count");
 	CHECK_STR(warnings, "in:4: the counts of this stack add up beyond 2^64 - 1: count ignored\n",
 		  "parser: count overflow reported");
 
-	/* Only the first FG_TRACE_WARNINGS_MAX warnings reach the warner. */
-	char many[1024] = "";
-	for (int i = 0; i < 30; i++)
-		strcat(many, "7\n");
-	fg_trace_options options = {.format = FG_TRACE_STAP};
-	fg_trace_parser *p = fg_trace_parser_new(&options);
-	fg_stacks *stacks = fg_stacks_new();
-	fg_warner w = {collect, NULL};
-	warnings[0] = '\0';
-	CHECK(fg_trace_parser_buffer(p, many, strlen(many), "in", 1, stacks, &w, NULL) == 0, "parser: 30 empty counts");
-	int lines = 0;
-	for (const char *s = warnings; (s = strchr(s, '\n')) != NULL; s++)
-		lines++;
-	CHECK(lines == FG_TRACE_WARNINGS_MAX, "parser: %d warnings shown", lines);
-	CHECK(strstr(warnings, "further warnings are not shown") != NULL, "parser: says it stops warning");
-	CHECK(fg_trace_parser_skipped(p) == 30, "parser: all 30 counted");
-	CHECK(fg_stacks_size(stacks) == 0, "parser: nothing added");
-	fg_stacks_free(stacks);
-	fg_trace_parser_free(p);
+	/* Threads: a text large enough to be cut, the same stacks and warnings. */
+	static char big[1 << 20];
+	size_t used = 0;
+	for (int i = 0; used + 200 < sizeof(big); i++)
+		used += (size_t)snprintf(big + used, sizeof(big) - used,
+					 "  m`f%d+0x1\n\n  m`main\n %s\n", i % 97, i % 5000 == 7 ? "1.5" : "2");
+	static char one[1 << 16], warnings_one[4096];
+	snprintf(one, sizeof(one), "%s", collapse(FG_TRACE_DTRACE, big, 1));
+	snprintf(warnings_one, sizeof(warnings_one), "%s", warnings);
+	for (unsigned threads = 2; threads <= 8; threads *= 2) {
+		CHECK_STR(collapse(FG_TRACE_DTRACE, big, threads), one, "parser: %u threads, same stacks", threads);
+		CHECK_STR(warnings, warnings_one, "parser: %u threads, same warnings", threads);
+	}
+	CHECK(strstr(one, "m`main;m`f96 ") != NULL, "parser: big input parsed");
 }
 
 int main(void)
