@@ -22,3 +22,139 @@ if have_reference && [ -d "$REFERENCE/collapse-perf" ]; then
 else
 	skip "reference cases" "$REFERENCE/collapse-perf not found (set FG_SHARED)"
 fi
+
+# ---------------------------------------------------------------- fixtures
+# fixture EXPECTED INPUT [OPTIONS...]: the output of tests/fixtures/perf/INPUT
+# is tests/fixtures/perf/EXPECTED (each one checked by hand against the
+# rules of ORIGINAL.md section 3).
+fixture() {
+	local expected=$1 input=$2
+	shift 2
+	(cd "$FIX" && "$PERF" "$@" "$input") >"$TMP/out" 2>/dev/null
+	check_same "fixture $input $* -> $expected" "$FIX/$expected" "$TMP/out"
+}
+fixture tidy.folded tidy.perf
+fixture tidy-all-addrs-tid.folded tidy.perf --all --addrs --tid
+fixture inline.folded inline.perf
+fixture inline-inline.folded inline.perf --inline
+fixture inline-srcline-srcline.folded inline-srcline.perf --srcline
+fixture inline-srcline-context.folded inline-srcline.perf --context
+fixture skip-after.folded skip-after.perf
+fixture skip-after-main-other.folded skip-after.perf --skip-after main --skip-after other
+fixture merge.folded merge.perf
+fixture no-trailing-blank.folded no-trailing-blank.perf
+fixture crlf.folded crlf.perf
+fixture bad-lines.folded bad-lines.perf
+fixture oneline-mixed-pid.folded oneline-mixed.perf --pid
+fixture real-gcc.folded real-gcc.perf
+fixture real-gcc-all-tid.folded real-gcc.perf --all --tid
+fixture real-node-all.folded real-node.perf --all
+fixture real-system-all-pid.folded real-system.perf --all --pid
+fixture real-tracepoint.folded real-tracepoint.perf
+fixture real-tracepoint-write.folded real-tracepoint.perf --event-filter syscalls:sys_enter_write
+fixture real-tracepoint-write.folded real-tracepoint.perf --e=syscalls:sys_enter_write
+fixture real-oneline-tid.folded real-oneline.perf --tid
+fixture real-srcline-srcline.folded real-srcline.perf --srcline
+
+# CRLF and LF give the same stacks.
+sed 's/$/\r/' "$FIX/tidy.perf" >"$TMP/tidy-crlf.perf"
+"$PERF" "$TMP/tidy-crlf.perf" >"$TMP/out" 2>/dev/null
+check_same "CRLF input = LF input" "$FIX/tidy.folded" "$TMP/out"
+
+# JIT names with spaces keep them; perf maps get _[j] with --jit.
+check_eq "JIT name with spaces" "yes" \
+	"$(grep -q 'JS:\*fib /tmp/rec/app.js:1:13_\[j\]' "$FIX/real-node-all.folded" && echo yes)"
+
+# ------------------------------------------------------------- deep stacks
+# 5,000 and 100,000 frames: no recursion, nothing quadratic.
+for depth in 5000 100000; do
+	awk -v d=$depth 'BEGIN { print "deep 1 1.0: 3 cycles:"; for (i = 0; i < d; i++) printf "\t%x f%d+0x1 (/deep)\n", i, i; print "" }' >"$TMP/deep.perf"
+	awk -v d=$depth 'BEGIN { printf "deep"; for (i = d - 1; i >= 0; i--) printf ";f%d", i; print " 3" }' >"$TMP/deep.expected"
+	"$PERF" "$TMP/deep.perf" >"$TMP/out" 2>/dev/null
+	check_same "a $depth-frame stack" "$TMP/deep.expected" "$TMP/out"
+done
+
+# ---------------------------------------------------------------- warnings
+"$PERF" "$FIX/bad-lines.perf" 2>&1 >/dev/null | sed "s|$FIX/||" >"$TMP/err"
+printf '%s\n' "fg-collapse-perf: bad-lines.perf:3: unrecognized line: this line is not perf output" \
+	"fg-collapse-perf: bad-lines.perf:6: unrecognized line: garbage" >"$TMP/want"
+check_same "bad lines reported as FILE:LINE" "$TMP/want" "$TMP/err"
+
+{ echo "app 1 1.0: 1 cycles:"; for i in $(seq 1 25); do echo "junk $i"; done; } >"$TMP/junk.perf"
+"$PERF" "$TMP/junk.perf" 2>&1 >/dev/null | sed "s|$TMP/||" >"$TMP/err"
+check_eq "first 10 warnings, then a count" "11 junk.perf:11: unrecognized line: junk 10 15 more warnings not shown" \
+	"$(wc -l <"$TMP/err") $(sed -n '10s/^fg-collapse-perf: //p' "$TMP/err") $(sed -n '11s/^fg-collapse-perf: junk.perf: //p' "$TMP/err")"
+
+"$PERF" "$FIX/real-tracepoint.perf" 2>&1 >/dev/null | sed "s|$FIX/||" >"$TMP/err"
+check_eq "a second event is reported once" \
+	"fg-collapse-perf: real-tracepoint.perf:18: skipping samples of event syscalls:sys_enter_write: only the first event, syscalls:sys_enter_read, is collapsed (see --event-filter)" \
+	"$(cat "$TMP/err")"
+
+# ----------------------------------------------------------------- threads
+# Any -j gives the same bytes, on stdout and stderr. The input is big enough
+# to be cut into ranges (several MB), and has every shape: references,
+# fixtures, one-line samples, CRLF, bad lines (warnings with line numbers).
+{
+	for i in $(seq 1 12); do
+		cat "$FIX"/real-*.perf "$FIX"/tidy.perf "$FIX"/merge.perf "$TMP/tidy-crlf.perf"
+		if have_reference; then cat "$REFERENCE"/collapse-perf/*.txt; fi
+		echo "junk line $i"
+		echo
+	done
+} >"$TMP/mix.perf"
+for options in "" "--all --tid" "--srcline --inline"; do
+	"$PERF" -j 1 $options "$TMP/mix.perf" >"$TMP/j1.out" 2>"$TMP/j1.err"
+	for j in 2 4 7; do
+		"$PERF" -j $j $options "$TMP/mix.perf" >"$TMP/jn.out" 2>"$TMP/jn.err"
+		check_same "-j 1 = -j $j ($options) stdout" "$TMP/j1.out" "$TMP/jn.out"
+		check_same "-j 1 = -j $j ($options) stderr" "$TMP/j1.err" "$TMP/jn.err"
+	done
+done
+# One-line samples (no blank lines at all): cut at sample headers.
+for i in $(seq 1 3000); do cat "$FIX/real-oneline.perf"; done >"$TMP/oneline.perf"
+"$PERF" -j 1 "$TMP/oneline.perf" >"$TMP/j1.out" 2>&1
+"$PERF" -j 3 "$TMP/oneline.perf" >"$TMP/jn.out" 2>&1
+check_same "-j 1 = -j 3 on one-line samples" "$TMP/j1.out" "$TMP/jn.out"
+check_eq "one-line samples all counted" "inl;outer $((44088176 * 3000))" "$(cat "$TMP/j1.out")"
+
+# -------------------------------------------------------------------- I/O
+gzip -c "$FIX/tidy.perf" >"$TMP/tidy.perf.gz"
+"$PERF" "$TMP/tidy.perf.gz" >"$TMP/out" 2>/dev/null
+check_same "gzip input" "$FIX/tidy.folded" "$TMP/out"
+"$PERF" - <"$TMP/tidy.perf.gz" >"$TMP/out" 2>/dev/null
+check_same "gzip on stdin" "$FIX/tidy.folded" "$TMP/out"
+
+"$PERF" "$FIX/skip-after.perf" "$FIX/skip-after.perf" >"$TMP/out" 2>/dev/null
+check_eq "several inputs add up" "app;_start;__libc_start_main;main;leaf 2|app;_start;other;helper;leaf 2" \
+	"$(paste -sd'|' "$TMP/out")"
+# An input's last sample ends with the input, even without a blank line.
+"$PERF" "$FIX/no-trailing-blank.perf" "$FIX/no-trailing-blank.perf" >"$TMP/out" 2>/dev/null
+check_eq "inputs do not run into each other" "app;main;leaf 10" "$(cat "$TMP/out")"
+
+echo "old" >"$TMP/atomic.folded"
+"$PERF" -o "$TMP/atomic.folded" "$FIX/tidy.perf" 2>/dev/null
+check_same "-o FILE" "$FIX/tidy.folded" "$TMP/atomic.folded"
+check_eq "-o leaves no temporary file" "atomic.folded" "$(cd "$TMP" && ls atomic.folded* | paste -sd' ')"
+mkdir -p "$TMP/ro" && echo "old" >"$TMP/ro/out.folded" && chmod 555 "$TMP/ro"
+if [ "$(id -u)" != 0 ]; then
+	check_status "-o into a read-only directory fails" 2 "$PERF" -o "$TMP/ro/out.folded" "$FIX/tidy.perf"
+	check_eq "-o keeps the old file on failure" "old" "$(cat "$TMP/ro/out.folded")"
+else
+	skip "-o into a read-only directory" "running as root"
+fi
+chmod 755 "$TMP/ro"
+
+# ------------------------------------------------------------ exit status
+check_status "exit 0 on success" 0 "$PERF" "$FIX/tidy.perf"
+check_status "exit 0 with warnings" 0 "$PERF" "$FIX/bad-lines.perf"
+check_status "exit 1 on an unknown option" 1 "$PERF" --bogus "$FIX/tidy.perf"
+check_status "exit 1 on an ambiguous prefix (--a: addrs, all)" 1 "$PERF" --a "$FIX/tidy.perf"
+check_status "exit 1 on a bad -j" 1 "$PERF" -j x "$FIX/tidy.perf"
+check_status "exit 2 on a missing file" 2 "$PERF" "$TMP/missing.perf"
+check_status "exit 2 on input without stacks" 2 "$PERF" /dev/null
+check_status "exit 0 on --help" 0 "$PERF" --help
+check_status "exit 0 on --version" 0 "$PERF" --version
+"$PERF" "$TMP/missing.perf" "$FIX/skip-after.perf" >"$TMP/out" 2>/dev/null
+check_eq "a missing file does not stop the others" "2" "$(wc -l <"$TMP/out")"
+"$PERF" --k --p "$FIX/tidy.perf" >"$TMP/out" 2>/dev/null
+check_eq "unique prefixes: --k --p" "swapper-?;cpu_idle_[k] 1" "$(tail -n 1 "$TMP/out")"

@@ -374,6 +374,8 @@ static int feed(fg_collapse *c, const char *text, size_t length, bool end_of_inp
 		t->chunk.text = text + starts[r];
 		t->chunk.length = end - starts[r];
 		t->chunk.end_of_input = end_of_input;
+		/* Every range but the last ends at a boundary. */
+		t->chunk.finish = end_of_input || r + 1 < ranges;
 		t->chunk.stacks = c->stacks[order[r]];
 		t->chunk.lines = 0;
 		t->chunk.report = &t->report;

@@ -374,19 +374,22 @@ static bool match_event_fields(const char *line, size_t n, size_t at, perf_heade
 
 /*
  * The header expression ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ (the script writes the
- * slashes as an escaped slash, starred): the comm is the
- * shortest prefix of at least two bytes followed by spaces, digits (the
- * first number), optional slashes and digits (the second), and a space.
- * Once \s+ and (\d+) have matched at a given comm end, giving characters
- * back cannot help, so each end is tried once. With `indented`, leading
- * spaces are skipped first (one-line samples pad the comm).
+ * slashes as an escaped slash, starred): the comm is the shortest prefix
+ * followed by spaces, digits (the first number), optional slashes and
+ * digits (the second), and a space. Once \s+ and (\d+) have matched at a
+ * given comm end, giving characters back cannot help, so each end is tried
+ * once. The script wants two bytes of comm at least, and so reads
+ * "X 123 [000] 1.0: 1 cycles:" as the comm "X 123 [000] 1.0:"; fg takes a
+ * one-byte comm (only a line whose second byte is a space changes). With
+ * `indented`, leading spaces are skipped first (one-line samples pad the
+ * comm).
  */
 static bool match_header(const char *line, size_t n, bool indented, perf_header *h)
 {
 	size_t start = indented ? skip_space(line, 0, n) : 0;
 	if (start >= n || fg_is_space((unsigned char)line[start]))
 		return false;
-	for (size_t e = start + 2; e < n; e++) {
+	for (size_t e = start + 1; e < n; e++) {
 		if (!fg_is_space((unsigned char)line[e]))
 			continue;
 		size_t number = skip_space(line, e, n);
@@ -950,7 +953,7 @@ static int perf_parse(void *state, fg_collapse_chunk *chunk)
 		p = newline ? newline + 1 : end;
 	}
 	chunk->lines = s->line;
-	if (rc == 0 && chunk->end_of_input)
+	if (rc == 0 && chunk->finish)
 		rc = end_sample(s); /* fg counts a last sample with no blank line */
 	return rc;
 }
