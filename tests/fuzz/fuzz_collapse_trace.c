@@ -1,8 +1,8 @@
 /*
  * fuzz_collapse_trace.c - libFuzzer harness for the DTrace and SystemTap
- * parsers: any bytes through fg_trace_parser_buffer in both formats (the
- * first byte picks the format and --includeoffset), then the sorted
- * output, whose lines must each end in a count.
+ * parsers: any bytes through the collapse driver (fg_collapse_text) in both
+ * formats (the first byte picks the format and --includeoffset); every
+ * resulting stack must be a non-empty line.
  *
  *   clang -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/lib \
  *     tests/fuzz/fuzz_collapse_trace.c build-fuzz/libfolded.a -lz -lpthread -lm
@@ -24,14 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.format = (data[0] & 1) ? FG_TRACE_STAP : FG_TRACE_DTRACE,
 		.include_offset = (data[0] & 2) != 0,
 	};
-	fg_trace_parser *p = fg_trace_parser_new(&options);
-	fg_stacks *stacks = fg_stacks_new();
 	fg_warner w = {ignore, NULL};
-	if (p == NULL || stacks == NULL)
+	fg_error err = {0};
+	fg_collapse *c = fg_trace_collapse_new(&options, 1, &w, &err);
+	if (c == NULL || fg_collapse_text(c, (const char *)data + 1, size - 1, "fuzz", &err) != 0)
 		abort();
-	if (fg_trace_parser_buffer(p, (const char *)data + 1, size - 1, "fuzz", 1, stacks, &w, NULL) != 0)
+	fg_stacks *stacks = fg_collapse_stacks(c, &err);
+	if (stacks == NULL)
 		abort();
-	fg_trace_parser_end(p, &w);
 	const fg_stack_entry **sorted = fg_stacks_sorted(stacks);
 	for (size_t i = 0; i < fg_stacks_size(stacks); i++) {
 		const fg_stack_entry *e = sorted[i];
@@ -40,7 +40,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	free(sorted);
-	fg_stacks_free(stacks);
-	fg_trace_parser_free(p);
+	fg_collapse_free(c);
 	return 0;
 }
