@@ -539,8 +539,9 @@ static int add_piece(perf_state *s, const perf_frame *f, const char *text, size_
 {
 	const fg_perf_options *o = &s->config->options;
 	if (fg_grow((void **)&s->pieces, &s->piece_capacity, s->piece_count + 1,
-		    sizeof(*s->pieces)) != 0)
-		return FG_ENOMEM;
+		    sizeof(*s->pieces)) != 0 ||
+	    fg_grow((void **)&s->pieces_text, &s->pieces_capacity, s->pieces_length + 1, 1) != 0)
+		return FG_ENOMEM; /* (pieces_text exists even for an empty piece) */
 	perf_piece *p = &s->pieces[s->piece_count];
 	memset(p, 0, sizeof(*p));
 	p->start = s->pieces_length;
@@ -625,7 +626,7 @@ static int emit_pieces(perf_state *s, bool *pushed)
 			first = i; /* the callers of the deepest match go */
 			matched = true;
 		}
-	int rc = 0;
+	int rc = fg_grow((void **)&s->scratch, &s->scratch_capacity, 1, 1);
 	s->scratch_length = 0;
 	for (size_t i = first; i < s->piece_count && rc == 0; i++) {
 		const perf_piece *p = &s->pieces[i];
