@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "graph.h"
+#include "tree.h"
 
 void fg_graph_options_init(fg_graph_options *o)
 {
@@ -45,12 +46,14 @@ void fg_graph_free(fg_graph *g)
 		return;
 	fg_tree_free(g->tree);
 	fg_buffer_free(&g->scratch);
+	free(g->invalid_file);
 	free(g);
 }
 
 uint64_t fg_graph_invalid_lines(const fg_graph *g) { return g->invalid_lines; }
 
-fg_count fg_graph_total(const fg_graph *g) { return fg_tree_total(g->tree, 0); }
+/* The running sum: node totals exist only after fg_tree_finish. */
+fg_count fg_graph_total(const fg_graph *g) { return g->tree->grand_total; }
 
 /* "a;b;c" -> "c;b;a" into scratch. */
 static int reverse_stack(fg_buffer *out, const char *stack, size_t length)
@@ -136,8 +139,8 @@ int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *
 	if (rc != 0) {
 		if (g->invalid_lines < FG_REPORT_INVALID_LINES) {
 			g->first_invalid[g->invalid_lines] = line_number;
-			if (g->invalid_lines == 0)
-				g->invalid_file = file;
+			if (g->invalid_lines == 0 && file != NULL)
+				g->invalid_file = strdup(file);
 			report(warner, file, line_number,
 			       rc == FG_ERANGE ? "count does not fit in 64 bits; line ignored"
 					       : "no valid count at the end of the line; line ignored");

@@ -113,9 +113,10 @@ static ssize_t read_some(int fd, void *into, size_t length)
 #ifdef FG_HAVE_ZLIB
 #define RAW_BUFFER (1u << 18)
 
-static int start_gzip(fg_input *in, fg_error *err)
+/* first: the bytes already read while sniffing, to be copied into raw. */
+static int start_gzip(fg_input *in, size_t first, fg_error *err)
 {
-	in->raw = malloc(RAW_BUFFER);
+	in->raw = malloc(first > RAW_BUFFER ? first : RAW_BUFFER);
 	if (in->raw == NULL)
 		return fg_fail(err, FG_ENOMEM, "%s: out of memory", in->name);
 	memset(&in->z, 0, sizeof(in->z));
@@ -177,7 +178,7 @@ static int fill(fg_input *in, fg_error *err)
 			return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
 		if (n >= 2 && into[0] == 0x1f && into[1] == 0x8b) {
 #ifdef FG_HAVE_ZLIB
-			int rc = start_gzip(in, err);
+			int rc = start_gzip(in, (size_t)n, err);
 			if (rc != 0)
 				return rc;
 			memcpy(in->raw, into, (size_t)n);
