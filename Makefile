@@ -77,10 +77,57 @@ check: all
 
 check-asan:
 	$(MAKE) B=build-asan CC=clang CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" LDFLAGS="-fsanitize=address,undefined" all
-	FG_BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
+	FG_BUILD=build-asan CC=clang FG_TEST_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all" \
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
 
 bench: all
 	bench/run.sh $(B)
 
 clean:
 	rm -rf build build-asan build-nozlib build-fuzz
+
+# ---------------------------------------------------------------------------
+# Install, uninstall, check-extra (issue 6). Directories may be overridden
+# one by one (LIBDIR=/usr/lib/x86_64-linux-gnu); DESTDIR stages the files.
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL      ?= install
+MAN1         := $(sort $(wildcard man/*.1))
+MAN3         := $(sort $(wildcard man/*.3))
+
+# The .pc file names the installed directories and what a static link needs.
+$(B)/libfolded.pc: libfolded.pc.in Makefile FORCE | $(B)/lib
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|g' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|g' \
+	    -e 's|@LIBS_PRIVATE@|$(strip $(LIBS))|g' libfolded.pc.in > $@.tmp && mv $@.tmp $@
+
+install: all $(B)/libfolded.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	$(INSTALL) -m 755 $(PROGRAMS) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(B)/libfolded.a $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 755 $(B)/libfolded.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libfolded.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfolded.so.$(SOVERSION)
+	ln -sf libfolded.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfolded.so
+	$(INSTALL) -m 644 $(B)/libfolded.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 include/folded.h $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(if $(MAN3),$(INSTALL) -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGRAMS)))
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libfolded.a libfolded.so libfolded.so.$(SOVERSION) libfolded.so.$(VERSION))
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libfolded.pc $(DESTDIR)$(INCLUDEDIR)/folded.h
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
+
+# No-zlib build and its tests, staged install + pkg-config example, mandoc
+# lint, valgrind: see tests/extra.sh.
+check-extra: all
+	FG_BUILD=$(B) MAKE="$(MAKE)" tests/extra.sh
+
+.PHONY: check-extra FORCE
+FORCE:

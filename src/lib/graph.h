@@ -16,7 +16,7 @@ struct fg_graph {
 	fg_tree *tree;
 	uint64_t invalid_lines;
 	uint64_t first_invalid[FG_REPORT_INVALID_LINES]; /* their line numbers */
-	const char *invalid_file;  /* the file of the first invalid line */
+	char *invalid_file;        /* the file of the first invalid line (a copy) */
 	fg_buffer scratch;         /* a rewritten stack (--reverse, chain) */
 	bool written;
 };

@@ -12,6 +12,8 @@ int fg_buffer_reserve(fg_buffer *b, size_t more)
 
 int fg_buffer_append(fg_buffer *b, const void *bytes, size_t length)
 {
+	if (length == 0)
+		return 0;
 	if (b->capacity - b->length <= length && fg_buffer_reserve(b, length) != 0)
 		return FG_ENOMEM;
 	memcpy(b->data + b->length, bytes, length);
