@@ -126,6 +126,9 @@ size_t fg_count_format(fg_count c, char *buffer);
 typedef struct fg_input fg_input;
 
 fg_input *fg_input_open(const char *path, fg_error *err);
+/* An input reading a copy of bytes (not inflated); name is used in
+ * messages. NULL when out of memory. */
+fg_input *fg_input_open_memory(const char *name, const void *bytes, size_t length);
 void fg_input_close(fg_input *in);
 
 /* The name used in messages: the path, or "<stdin>". */
@@ -176,6 +179,11 @@ int fg_output_printf(fg_output *out, const char *format, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+/* An output into memory (to embed a graph, or to test): the bytes written
+ * so far are at fg_output_data, valid until the next write or commit. */
+fg_output *fg_output_open_memory(void);
+const char *fg_output_data(fg_output *out, size_t *length);
+
 /* Flushes, syncs and renames; frees out in every case. */
 int fg_output_commit(fg_output *out, fg_error *err);
 /* Discards everything written; frees out. */
@@ -469,6 +477,13 @@ typedef struct fg_collapse_parser {
 	/* Parses chunk->text, continuing the state's open record. Returns 0, or
 	 * FG_ENOMEM / FG_ERANGE (fatal; malformed lines are warnings). */
 	int (*parse)(void *state, fg_collapse_chunk *chunk);
+	/*
+	 * Optional. Adds the stacks that parse put in a thread's table, as
+	 * folded stacks, to `into`: for parsers that key their tables their own
+	 * way (perf keys them by frame ids). NULL: the tables hold folded
+	 * stacks, and are merged as they are.
+	 */
+	int (*collect)(void *state, const fg_stacks *stacks, fg_stacks *into);
 } fg_collapse_parser;
 
 /*

@@ -2,16 +2,18 @@
  * collapse.c - the collapse driver: big blocks in, ranges parsed by N
  * threads, private stack tables merged at the end.
  *
- * Design. The main thread reads a block of whole lines (several MB), asks
- * the parser where records begin near the 1/N, 2/N, ... marks, and hands
- * each range to one thread. Every thread owns a parser state and a stack
- * table, so parsing needs no locks; the tables are merged once, when the
- * stacks are asked for. A record that runs past the end of a block stays
- * open in the state that parsed the block's last range (the "carrier"), and
- * the next block's first range goes to that same state: records are never
- * copied or re-read, and a state never needs more than the current line.
- * When a block holds no boundary at all (one huge record), it goes whole to
- * the carrier: slower, never wrong.
+ * Design. The main thread reads a block of whole lines (a few MB per
+ * thread) and asks the parser where records begin near evenly spaced
+ * marks: that cuts the block into a few ranges per thread, which the
+ * threads take in order as they become free (a thread slowed down by other
+ * work on the machine then holds nobody up). Every thread owns a parser
+ * state and a stack table, so parsing needs no locks; the tables are
+ * merged once, when the stacks are asked for. A record that runs past the
+ * end of a block stays open in the state that parsed the block's last
+ * range (the "carrier"), and the next block's first range goes to that
+ * same state: records are never copied or re-read, and a state never needs
+ * more than the current line. When a block holds no boundary at all (one
+ * huge record), it goes whole to the carrier: slower, never wrong.
  *
  * Determinism. The stacks are printed sorted and counts add exactly, so
  * the way the input was cut cannot show in the output. Warnings are kept
@@ -24,15 +26,18 @@
  */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "internal.h"
 
-#define BLOCK_PER_THREAD (4u << 20) /* bytes read per block, per thread */
-#define SPLIT_MIN (64u << 10)       /* smaller blocks are not worth splitting */
+#define BLOCK_PER_THREAD (1u << 20) /* bytes read per block, per thread */
+#define RANGES_PER_THREAD 4         /* so that a slow thread holds no one up */
+#define RANGE_MIN (64u << 10)       /* smaller ranges are not worth it */
 #define THREADS_MAX 256
+#define RANGES_MAX (THREADS_MAX * RANGES_PER_THREAD)
 
 struct warning {
 	uint64_t line;     /* relative to the chunk */
@@ -49,9 +54,8 @@ struct fg_collapse_report {
 	uint32_t once;     /* keys already used in this chunk */
 };
 
-/* The work of one thread for one block. */
-struct task {
-	bool assigned;
+/* One range of a block: a chunk for some state to parse. */
+struct range {
 	fg_collapse_chunk chunk;
 	fg_collapse_report report;
 	int rc;
@@ -64,8 +68,11 @@ struct fg_collapse {
 	unsigned threads;
 	void **states;           /* one per thread; thread 0 is the caller */
 	fg_stacks **stacks;      /* one per thread; stacks[0] is the result */
-	struct task *tasks;      /* one per thread */
+	struct range *ranges;    /* of the current block, RANGES_MAX of them */
+	unsigned range_count;
+	atomic_uint next_range;  /* the next range a thread may take */
 	unsigned carrier;        /* the state that may hold an open record */
+	unsigned next_carrier;   /* the state that takes the last range */
 	bool merged;
 
 	/* the current input */
@@ -164,14 +171,32 @@ static void flush_report(fg_collapse *c, fg_collapse_report *r, uint64_t first_l
 
 /* -------------------------------------------------------------- threads */
 
-static unsigned index_of_task(const fg_collapse *c, const struct task *t)
+static void parse_range(fg_collapse *c, unsigned state, unsigned r)
 {
-	return (unsigned)(t - c->tasks);
+	struct range *range = &c->ranges[r];
+	range->chunk.stacks = c->stacks[state];
+	range->rc = c->parser->parse(c->states[state], &range->chunk);
 }
 
-static void run_task(fg_collapse *c, struct task *t)
+/*
+ * A thread's share of a block: range 0 if its state is the carrier (it
+ * continues the open record), then ranges in order, as long as any are
+ * left. Ranges 1.. start at boundaries, so any state may take them; the
+ * one that takes the last range carries its open record to the next block
+ * (it is the last range a thread takes: they are taken in order).
+ */
+static void work(fg_collapse *c, unsigned state)
 {
-	t->rc = c->parser->parse(c->states[index_of_task(c, t)], &t->chunk);
+	if (state == c->carrier)
+		parse_range(c, state, 0);
+	for (;;) {
+		unsigned r = atomic_fetch_add(&c->next_range, 1);
+		if (r >= c->range_count)
+			break;
+		parse_range(c, state, r);
+		if (r == c->range_count - 1)
+			c->next_carrier = state;
+	}
 }
 
 struct worker_start {
@@ -196,8 +221,7 @@ static void *worker_main(void *argument)
 		seen = c->generation;
 		pthread_mutex_unlock(&c->lock);
 
-		if (c->tasks[index].assigned)
-			run_task(c, &c->tasks[index]);
+		work(c, index);
 
 		pthread_mutex_lock(&c->lock);
 		if (--c->running == 0)
@@ -206,24 +230,26 @@ static void *worker_main(void *argument)
 	}
 }
 
-/* Runs the assigned tasks: thread 0's here, the others on the workers. */
-static void run_tasks(fg_collapse *c)
+/* Parses the ranges of a block: thread 0 here, the others on the workers. */
+static void run_ranges(fg_collapse *c)
 {
-	if (c->threads > 1) {
+	atomic_store(&c->next_range, 1);
+	c->next_carrier = c->carrier;
+	if (c->threads > 1 && c->range_count > 1) {
 		pthread_mutex_lock(&c->lock);
 		c->running = c->threads - 1;
 		c->generation++;
 		pthread_cond_broadcast(&c->wake);
 		pthread_mutex_unlock(&c->lock);
-	}
-	if (c->tasks[0].assigned)
-		run_task(c, &c->tasks[0]);
-	if (c->threads > 1) {
+		work(c, 0);
 		pthread_mutex_lock(&c->lock);
 		while (c->running > 0)
 			pthread_cond_wait(&c->done, &c->lock);
 		pthread_mutex_unlock(&c->lock);
+	} else {
+		parse_range(c, c->carrier, 0);
 	}
+	c->carrier = c->next_carrier;
 }
 
 /* ------------------------------------------------------------ the run */
@@ -256,12 +282,12 @@ fg_collapse *fg_collapse_new(const fg_collapse_parser *parser, void *config,
 		c->threads = 1;
 	c->states = calloc(c->threads, sizeof(*c->states));
 	c->stacks = calloc(c->threads, sizeof(*c->stacks));
-	c->tasks = calloc(c->threads, sizeof(*c->tasks));
+	c->ranges = calloc(RANGES_MAX, sizeof(*c->ranges));
 	c->workers = calloc(c->threads, sizeof(*c->workers));
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->wake, NULL);
 	pthread_cond_init(&c->done, NULL);
-	if (c->states == NULL || c->stacks == NULL || c->tasks == NULL || c->workers == NULL)
+	if (c->states == NULL || c->stacks == NULL || c->ranges == NULL || c->workers == NULL)
 		goto nomem;
 	for (unsigned i = 0; i < c->threads; i++) {
 		c->states[i] = parser->state_new(config);
@@ -305,15 +331,13 @@ void fg_collapse_free(fg_collapse *c)
 			c->parser->state_free(c->states[i]);
 	for (unsigned i = 0; c->stacks != NULL && i < c->threads; i++)
 		fg_stacks_free(c->stacks[i]);
-	for (unsigned i = 0; c->tasks != NULL && i < c->threads; i++)
-		flush_report(c, &c->tasks[i].report, 0);
 	c->parser->config_free(c->config);
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->wake);
 	pthread_cond_destroy(&c->done);
 	free(c->states);
 	free(c->stacks);
-	free(c->tasks);
+	free(c->ranges);
 	free(c->workers);
 	free(c);
 }
@@ -326,17 +350,19 @@ static int parse_failure(const fg_collapse *c, int rc, fg_error *err)
 }
 
 /*
- * Cuts text into up to `threads` ranges that start at record boundaries;
- * returns how many, with starts[0] = 0.
+ * Cuts text into ranges that start at record boundaries, RANGES_PER_THREAD
+ * per thread at most and none under RANGE_MIN bytes; returns how many,
+ * with starts[0] = 0.
  */
 static unsigned cut(const fg_collapse *c, const char *text, size_t length, size_t *starts)
 {
 	unsigned n = 1;
 	starts[0] = 0;
-	if (c->threads == 1 || length < SPLIT_MIN)
-		return 1;
-	for (unsigned i = 1; i < c->threads; i++) {
-		size_t target = (size_t)((unsigned __int128)length * i / c->threads);
+	size_t want = (size_t)c->threads * RANGES_PER_THREAD;
+	if (want > length / RANGE_MIN)
+		want = length / RANGE_MIN;
+	for (size_t i = 1; i < want; i++) {
+		size_t target = (size_t)((unsigned __int128)length * i / want);
 		if (target < starts[n - 1])
 			target = starts[n - 1];
 		const char *newline = memchr(text + target, '\n', length - target);
@@ -356,41 +382,32 @@ static unsigned cut(const fg_collapse *c, const char *text, size_t length, size_
 static int feed(fg_collapse *c, const char *text, size_t length, bool end_of_input,
 		fg_error *err)
 {
-	size_t starts[THREADS_MAX];
-	unsigned ranges = end_of_input ? 1 : cut(c, text, length, starts);
+	size_t starts[RANGES_MAX];
+	unsigned ranges = end_of_input || c->threads == 1 ? 1 : cut(c, text, length, starts);
 	starts[0] = 0;
 	size_t limit = FG_COLLAPSE_WARNINGS_MAX - (c->shown < FG_COLLAPSE_WARNINGS_MAX
 						   ? c->shown : FG_COLLAPSE_WARNINGS_MAX);
-	unsigned order[THREADS_MAX];
-	for (unsigned i = 0; i < c->threads; i++) {
-		c->tasks[i].assigned = false;
-		order[i] = (c->carrier + i) % c->threads; /* range 0 to the carrier */
-	}
 	for (unsigned r = 0; r < ranges; r++) {
-		struct task *t = &c->tasks[order[r]];
+		struct range *range = &c->ranges[r];
 		size_t end = r + 1 < ranges ? starts[r + 1] : length;
-		t->assigned = true;
-		t->rc = 0;
-		t->chunk.text = text + starts[r];
-		t->chunk.length = end - starts[r];
-		t->chunk.end_of_input = end_of_input;
+		memset(range, 0, sizeof(*range));
+		range->chunk.text = text + starts[r];
+		range->chunk.length = end - starts[r];
+		range->chunk.end_of_input = end_of_input;
 		/* Every range but the last ends at a boundary. */
-		t->chunk.finish = end_of_input || r + 1 < ranges;
-		t->chunk.stacks = c->stacks[order[r]];
-		t->chunk.lines = 0;
-		t->chunk.report = &t->report;
-		memset(&t->report, 0, sizeof(t->report));
-		t->report.limit = limit;
+		range->chunk.finish = end_of_input || r + 1 < ranges;
+		range->chunk.report = &range->report;
+		range->report.limit = limit;
 	}
-	run_tasks(c);
-	c->carrier = order[ranges - 1];
+	c->range_count = ranges;
+	run_ranges(c);
 	int rc = 0;
 	for (unsigned r = 0; r < ranges; r++) {
-		struct task *t = &c->tasks[order[r]];
-		if (rc == 0 && t->rc != 0)
-			rc = parse_failure(c, t->rc, err);
-		flush_report(c, &t->report, c->lines);
-		c->lines += t->chunk.lines;
+		struct range *range = &c->ranges[r];
+		if (rc == 0 && range->rc != 0)
+			rc = parse_failure(c, range->rc, err);
+		flush_report(c, &range->report, c->lines);
+		c->lines += range->chunk.lines;
 	}
 	return rc;
 }
@@ -458,19 +475,36 @@ int fg_collapse_text(fg_collapse *c, const char *text, size_t length, const char
 
 fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err)
 {
-	if (!c->merged) {
-		for (unsigned i = 1; i < c->threads; i++) {
-			int rc = fg_stacks_merge(c->stacks[0], c->stacks[i]);
-			if (rc != 0) {
-				fg_fail(err, rc, rc == FG_ERANGE
-						 ? "a stack's count exceeds 2^64 - 1"
-						 : "out of memory");
-				return NULL;
-			}
-			fg_stacks_free(c->stacks[i]);
-			c->stacks[i] = fg_stacks_new();
+	if (c->merged)
+		return c->stacks[0];
+	fg_stacks *into = c->stacks[0];
+	if (c->parser->collect != NULL) {
+		into = fg_stacks_new();
+		if (into == NULL) {
+			fg_fail(err, FG_ENOMEM, "out of memory");
+			return NULL;
 		}
-		c->merged = true;
 	}
-	return c->stacks[0];
+	for (unsigned i = 0; i < c->threads; i++) {
+		int rc = 0;
+		if (c->parser->collect != NULL)
+			rc = c->parser->collect(c->states[i], c->stacks[i], into);
+		else if (i > 0)
+			rc = fg_stacks_merge(into, c->stacks[i]);
+		if (rc != 0) {
+			if (into != c->stacks[0])
+				fg_stacks_free(into);
+			fg_fail(err, rc, rc == FG_ERANGE ? "a stack's count exceeds 2^64 - 1"
+							 : "out of memory");
+			return NULL;
+		}
+		/* Each table goes as soon as it is merged: the peak stays low. */
+		if (c->stacks[i] != into) {
+			fg_stacks_free(c->stacks[i]);
+			c->stacks[i] = NULL;
+		}
+	}
+	c->stacks[0] = into;
+	c->merged = true;
+	return into;
 }

@@ -17,6 +17,14 @@
  * where a fresh state gives the same result (find_boundary): after a blank
  * line, or before a one-line sample.
  *
+ * Stacks are counted by frame ids, not by text: each state interns its
+ * frames (a frame table of unique names), a sample is the ids of its
+ * process and frames, and the table of unique stacks holds those (four
+ * bytes a frame instead of the name). The folded text of each unique stack
+ * is written once, at the end (perf_collect). Together with the cache of
+ * frame lines below, a repeated line costs a hash, a compare and four
+ * bytes.
+ *
  * Settings the whole input shares are decided by prepare, which sees the
  * start of each input before any thread parses it: the default event filter
  * (the first event in the run, as the script does) and whether samples are
@@ -73,17 +81,30 @@ typedef struct perf_piece {
  * tidying. Fixed size: memory stays flat, whatever the input.
  */
 #define CACHE_SLOTS 4096
-#define CACHE_KEY_MAX 200
-#define CACHE_FRAME_MAX 200
+#define CACHE_KEY_MAX 232
 struct cache_slot {
 	uint64_t hash;            /* 0: empty */
-	uint16_t key_length, frame_length;
+	uint32_t frame;           /* the frame's id */
+	uint16_t key_length;
 	bool java;                /* the state's java flag it was made with */
 	bool pushed;              /* the line gave a frame (not a dropped symbol) */
 	bool matched;             /* --skip-after matched */
 	char key[CACHE_KEY_MAX];
-	char frame[CACHE_FRAME_MAX];
 };
+
+/*
+ * The frame table: the unique frame names of one state, each with an id
+ * (its index). Open addressing over the ids, names in an arena.
+ */
+typedef struct frame_table {
+	fg_arena arena;
+	const char **names;
+	uint32_t *lengths;
+	uint64_t *hashes;
+	size_t count, capacity;
+	uint32_t *slots;          /* id + 1; 0: empty */
+	size_t mask;
+} frame_table;
 
 /* The cache's index: a few words of the line (its address, the start of
  * the symbol, the middle, the tail); a hit is confirmed by comparing the
@@ -127,7 +148,12 @@ typedef struct perf_state {
 	fg_count period;
 	char *name;              /* the process element, the root frame */
 	size_t name_length, name_capacity;
-	fg_stack_builder frames;
+	frame_table table;
+	/* the sample as ids: [0] the process element, then its frames leaf
+	 * first; these bytes are its key in the chunk's stack table */
+	uint32_t *ids;
+	size_t id_count, id_capacity;
+	uint32_t last_frame;     /* the id emit_pieces pushed last */
 
 	/* the pieces of the last frame line, and their source lines */
 	perf_piece *pieces;
@@ -441,6 +467,81 @@ static enum line_kind classify(const perf_config *config, const char *line, size
 	return LINE_OTHER;
 }
 
+/* ----------------------------------------------------------- frame ids */
+
+static int table_grow(frame_table *t)
+{
+	size_t mask = t->mask ? t->mask * 2 + 1 : 1023;
+	uint32_t *slots = calloc(mask + 1, sizeof(*slots));
+	if (slots == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < t->count; i++) {
+		size_t at = t->hashes[i] & mask;
+		while (slots[at] != 0)
+			at = (at + 1) & mask;
+		slots[at] = (uint32_t)(i + 1);
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->mask = mask;
+	return 0;
+}
+
+/* The id of the frame named [name, name + n), added if new; 0 or FG_ENOMEM. */
+static int table_intern(frame_table *t, const char *name, size_t n, uint32_t *id)
+{
+	if (n > UINT32_MAX)
+		return FG_ENOMEM;
+	if ((t->count + 1) * 2 > t->mask && table_grow(t) != 0)
+		return FG_ENOMEM;
+	uint64_t hash = fg_hash_bytes(name, n);
+	size_t at = hash & t->mask;
+	for (uint32_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->mask) {
+		if (t->hashes[slot - 1] == hash && t->lengths[slot - 1] == n &&
+		    memcmp(t->names[slot - 1], name, n) == 0) {
+			*id = slot - 1;
+			return 0;
+		}
+	}
+	if (t->count >= UINT32_MAX - 1)
+		return FG_ENOMEM;
+	if (t->count == t->capacity) {
+		size_t a = t->capacity, b = t->capacity, c = t->capacity;
+		if (fg_grow((void **)&t->names, &a, t->count + 1, sizeof(*t->names)) != 0 ||
+		    fg_grow((void **)&t->lengths, &b, t->count + 1, sizeof(*t->lengths)) != 0 ||
+		    fg_grow((void **)&t->hashes, &c, t->count + 1, sizeof(*t->hashes)) != 0)
+			return FG_ENOMEM;
+		t->capacity = a < b ? (a < c ? a : c) : (b < c ? b : c);
+	}
+	char *copy = fg_arena_copy(&t->arena, name, n);
+	if (copy == NULL)
+		return FG_ENOMEM;
+	t->names[t->count] = copy;
+	t->lengths[t->count] = (uint32_t)n;
+	t->hashes[t->count] = hash;
+	t->slots[at] = (uint32_t)(t->count + 1);
+	*id = (uint32_t)t->count++;
+	return 0;
+}
+
+static void table_free(frame_table *t)
+{
+	fg_arena_free(&t->arena);
+	free(t->names);
+	free(t->lengths);
+	free(t->hashes);
+	free(t->slots);
+}
+
+/* Appends a frame id to the sample. */
+static int push_id(perf_state *s, uint32_t id)
+{
+	if (fg_grow((void **)&s->ids, &s->id_capacity, s->id_count + 1, sizeof(*s->ids)) != 0)
+		return FG_ENOMEM;
+	s->ids[s->id_count++] = id;
+	return 0;
+}
+
 /* --------------------------------------------------------------- tidying */
 
 /* Whether s holds ".(" and, after it, ")." (a Go method: no argument list). */
@@ -614,8 +715,8 @@ static bool is_skip_after(const perf_state *s, const perf_piece *p)
 	return false;
 }
 
-/* Pushes the pieces of the last frame line as one frame: "a;b_[i]". The
- * frame stays in s->scratch (for the cache); *pushed says if there was one. */
+/* Pushes the pieces of the last frame line as one frame: "a;b_[i]". Its
+ * id stays in s->last_frame (for the cache); *pushed says if there was one. */
 static int emit_pieces(perf_state *s, bool *pushed)
 {
 	s->pending = false;
@@ -645,8 +746,12 @@ static int emit_pieces(perf_state *s, bool *pushed)
 			rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, "_[i]", 4);
 	}
 	bool any = first < s->piece_count;
+	uint32_t id = 0;
 	if (rc == 0 && any)
-		rc = fg_stack_builder_push(&s->frames, s->scratch, s->scratch_length);
+		rc = table_intern(&s->table, s->scratch, s->scratch_length, &id);
+	if (rc == 0 && any)
+		rc = push_id(s, id);
+	s->last_frame = id;
 	if (pushed != NULL)
 		*pushed = any;
 	s->piece_count = 0;
@@ -768,13 +873,12 @@ static int end_sample(perf_state *s)
 	if (s->pending)
 		rc = emit_pieces(s, NULL);
 	if (rc == 0 && s->open) {
-		const char *stack;
-		size_t length;
-		rc = fg_stack_builder_join(&s->frames, s->name, s->name_length, &stack, &length);
+		rc = table_intern(&s->table, s->name, s->name_length, &s->ids[0]);
 		if (rc == 0)
-			rc = fg_stacks_add(s->chunk->stacks, stack, length, 0, s->period);
+			rc = fg_stacks_add(s->chunk->stacks, (const char *)s->ids,
+					   s->id_count * sizeof(*s->ids), 0, s->period);
 	}
-	fg_stack_builder_clear(&s->frames);
+	s->id_count = 1; /* [0] is the process element */
 	s->open = s->one_line = s->skip_rest = false;
 	return rc;
 }
@@ -906,9 +1010,7 @@ static int parse_line(perf_state *s, const char *line, size_t n)
 		if (slot->hash == hash && slot->key_length == key_length && slot->java == s->java &&
 		    memcmp(slot->key, line + indent, key_length) == 0) {
 			s->skip_rest = slot->matched;
-			return slot->pushed ? fg_stack_builder_push(&s->frames, slot->frame,
-								    slot->frame_length)
-					    : 0;
+			return slot->pushed ? push_id(s, slot->frame) : 0;
 		}
 	}
 	perf_frame f;
@@ -918,16 +1020,14 @@ static int parse_line(perf_state *s, const char *line, size_t n)
 			return 0;
 		bool cached = false, pushed = false;
 		int rc = on_frame(s, &f, &cached, &pushed);
-		if (rc == 0 && cached && slot != NULL && s->scratch_length <= CACHE_FRAME_MAX) {
+		if (rc == 0 && cached && slot != NULL) {
 			slot->hash = hash;
 			slot->key_length = (uint16_t)key_length;
 			memcpy(slot->key, line + indent, key_length);
 			slot->java = s->java;
 			slot->pushed = pushed;
 			slot->matched = s->skip_rest;
-			slot->frame_length = (uint16_t)(pushed ? s->scratch_length : 0);
-			if (pushed)
-				memcpy(slot->frame, s->scratch, s->scratch_length);
+			slot->frame = s->last_frame;
 		}
 		return rc;
 	}
@@ -983,6 +1083,37 @@ static size_t perf_find_boundary(const void *config, const char *text, size_t le
 	return length;
 }
 
+/*
+ * The folded stacks of a state: each unique id sequence of its table
+ * becomes "process;frame;...;frame" (root first) in `into`.
+ */
+static int perf_collect(void *state, const fg_stacks *stacks, fg_stacks *into)
+{
+	perf_state *s = state;
+	const fg_stack_entry **entries = fg_stacks_sorted(stacks);
+	if (entries == NULL)
+		return FG_ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; i < fg_stacks_size(stacks) && rc == 0; i++) {
+		size_t count = entries[i]->stack_length / sizeof(uint32_t);
+		s->scratch_length = 0;
+		for (size_t k = 0; k < count && rc == 0; k++) {
+			uint32_t id; /* [0], then the frames from the root down */
+			memcpy(&id, entries[i]->stack + (k == 0 ? 0 : count - k) * sizeof(id), sizeof(id));
+			if (k > 0)
+				rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, ";", 1);
+			rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
+					      s->table.names[id], s->table.lengths[id]);
+		}
+		for (int column = 0; column < 2 && rc == 0; column++)
+			if (column == 0 || !fg_count_is_zero(entries[i]->count[column]))
+				rc = fg_stacks_add(into, s->scratch ? s->scratch : "", s->scratch_length,
+						   column, entries[i]->count[column]);
+	}
+	free(entries);
+	return rc;
+}
+
 static void perf_begin_input(void *config, size_t index)
 {
 	perf_config *c = config;
@@ -1033,11 +1164,16 @@ static void *perf_state_new(void *config)
 	if (s == NULL)
 		return NULL;
 	s->config = config;
-	fg_stack_builder_init(&s->frames);
+	fg_arena_init(&s->table.arena);
+	if (push_id(s, 0) != 0) { /* [0]: the process element */
+		free(s);
+		return NULL;
+	}
 	/* --srcline frames take their next line too: those are not cached. */
 	if (!s->config->options.srcline) {
 		s->cache = calloc(CACHE_SLOTS, sizeof(*s->cache));
 		if (s->cache == NULL) {
+			free(s->ids);
 			free(s);
 			return NULL;
 		}
@@ -1050,7 +1186,8 @@ static void perf_state_free(void *state)
 	perf_state *s = state;
 	if (s == NULL)
 		return;
-	fg_stack_builder_free(&s->frames);
+	table_free(&s->table);
+	free(s->ids);
 	free(s->name);
 	free(s->pieces);
 	free(s->pieces_text);
@@ -1119,6 +1256,7 @@ const fg_collapse_parser fg_perf_parser = {
 	.prepare = perf_prepare,
 	.find_boundary = perf_find_boundary,
 	.parse = perf_parse,
+	.collect = perf_collect,
 };
 
 fg_collapse *fg_perf_collapse_new(const fg_perf_options *options, unsigned threads,
