@@ -543,7 +543,7 @@ fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err);
  * as '_', "-PID" with pid, "-PID/TID" with tid) followed by the tidied
  * frames root first, and it counts its period (1 when the header has none
  * or 0). Only samples of one event are kept: event_filter, or the first
- * event of the input. Tidying: "+0xOFF" goes; "[unknown]" becomes
+ * event read (in any input of the run). Tidying: "+0xOFF" goes; "[unknown]" becomes
  * "[module basename]" ("[module <ADDR>]" with addrs); argument lists are cut
  * from the first '(' except in Go method names and "(anonymous namespace)";
  * quotes go; ';' becomes ':'; a leading 'L' goes from Java names; perf's
@@ -559,7 +559,7 @@ typedef struct fg_perf_options {
 	bool inline_frames;    /* --inline: perf's "(inlined)" frames get "_[i]" */
 	bool srcline;          /* --srcline: the line after a frame is its source
 				  location (perf script -F+srcline), appended */
-	const char *event_filter;        /* NULL or "": the input's first event */
+	const char *event_filter;        /* NULL or "": the first event read */
 	const char *const *skip_after;   /* --skip-after: drop the callers of */
 	size_t skip_after_count;         /* frames with these names */
 } fg_perf_options;

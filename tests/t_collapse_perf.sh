@@ -158,3 +158,10 @@ check_status "exit 0 on --version" 0 "$PERF" --version
 check_eq "a missing file does not stop the others" "2" "$(wc -l <"$TMP/out")"
 "$PERF" --k --p "$FIX/tidy.perf" >"$TMP/out" 2>/dev/null
 check_eq "unique prefixes: --k --p" "swapper-?;cpu_idle_[k] 1" "$(tail -n 1 "$TMP/out")"
+
+# Warnings quote the line safely: control characters and bytes that are
+# not UTF-8 become '?', UTF-8 stays.
+printf 'app 1 1.0: 1 cycles:\n\t1 f (/x)\nfun\xc3\xa7\xc3\xa3o \xff\x1b[31m\n' >"$TMP/bytes.perf"
+check_eq "warnings are safe for a terminal" \
+	"fg-collapse-perf: bytes.perf:3: unrecognized line: função ??[31m" \
+	"$("$PERF" "$TMP/bytes.perf" 2>&1 >/dev/null | sed "s|$TMP/||")"

@@ -234,15 +234,44 @@ static int append(char **buffer, size_t *length, size_t *capacity, const char *b
 	return 0;
 }
 
-/* A line made printable and short for a warning. */
+/* The length of the valid UTF-8 character at s (at most n bytes), not a
+ * C1 control; 0 if there is none. */
+static size_t utf8_length(const unsigned char *s, size_t n)
+{
+	size_t length = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (length == 0 || length > n || (s[0] == 0xc2 && s[1] < 0xa0))
+		return 0;
+	for (size_t i = 1; i < length; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0; /* overlong, surrogate, beyond U+10FFFF */
+	return length;
+}
+
+/* A line made short and safe for a terminal, for a warning: control
+ * characters and bytes that are not UTF-8 become '?'. */
 static void quote_line(const char *line, size_t n, char *out)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < n && k < QUOTE_MAX; i++) {
-		unsigned char c = (unsigned char)line[i];
-		out[k++] = c == '\t' ? ' ' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	const unsigned char *s = (const unsigned char *)line;
+	size_t k = 0, i = 0;
+	while (i < n && k < QUOTE_MAX) {
+		if (s[i] >= 0x80) {
+			size_t length = utf8_length(s + i, n - i);
+			if (length > 0 && k + length <= QUOTE_MAX) {
+				memcpy(out + k, s + i, length);
+				k += length;
+				i += length;
+				continue;
+			}
+			out[k++] = '?';
+		} else {
+			out[k++] = s[i] == '\t' ? ' ' : (s[i] < 0x20 || s[i] == 0x7f) ? '?' : (char)s[i];
+		}
+		i++;
 	}
-	if (n > QUOTE_MAX) {
+	if (i < n) {
 		memcpy(out + k, "...", 3);
 		k += 3;
 	}
