@@ -543,12 +543,12 @@ fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err);
  * as '_', "-PID" with pid, "-PID/TID" with tid) followed by the tidied
  * frames root first, and it counts its period (1 when the header has none
  * or 0). Only samples of one event are kept: event_filter, or the first
- * event read (in any input of the run). Tidying: "+0xOFF" goes; "[unknown]" becomes
- * "[module basename]" ("[module <ADDR>]" with addrs); argument lists are cut
- * from the first '(' except in Go method names and "(anonymous namespace)";
- * quotes go; ';' becomes ':'; a leading 'L' goes from Java names; perf's
- * inline chains "a->b" become "a;b_[i]". Annotations: "_[k]" kernel,
- * "_[j]" JIT, "_[i]" inlined.
+ * event read (in any input of the run). Tidying: "+0xOFF" goes;
+ * "[unknown]" becomes "[module basename]" ("[module <ADDR>]" with addrs);
+ * argument lists are cut from the first '(' except in Go method names and
+ * "(anonymous namespace)"; quotes go; ';' becomes ':'; a leading 'L' goes
+ * from Java names; perf's inline chains "a->b" become "a;b_[i]".
+ * Annotations: "_[k]" kernel, "_[j]" JIT, "_[i]" inlined.
  */
 typedef struct fg_perf_options {
 	bool pid;              /* --pid: "comm-PID" */
