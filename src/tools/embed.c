@@ -3,7 +3,7 @@
  *
  * Usage: embed NAME FILE [NAME FILE...] > out.c
  * Lightly minifies on the way: leading indentation, blank lines and lines
- * that are only a // or /* ... * / comment are dropped. The result must
+ * that are only a line comment or a one-line block comment are dropped. The result must
  * never contain "]]>" (it is embedded in CDATA), which is checked here.
  */
 #include <stdio.h>
