@@ -83,6 +83,20 @@ check-asan:
 bench: all
 	bench/run.sh $(B)
 
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c) against a library built with
+# the sanitizers; FUZZ_SECONDS each (CI runs them briefly).
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZERS      := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+.PHONY: fuzz-lib
+fuzz-lib:
+	$(MAKE) B=build-fuzz/lib CC=clang CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build-fuzz/lib/libfolded.a
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/xmlcheck.c tests/fuzz/xmlcheck.h fuzz-lib
+	clang $(CSTD) $(FUZZ_FLAGS) -fsanitize=fuzzer -Iinclude -Isrc/lib -Itests/fuzz $(ZLIB_CFLAGS) \
+		$< tests/fuzz/xmlcheck.c build-fuzz/lib/libfolded.a -o $@ $(LIBS)
+fuzz: $(FUZZERS)
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 clean:
 	rm -rf build build-asan build-nozlib build-fuzz
 

@@ -288,6 +288,10 @@ fg_rgb fg_color_of(fg_palette palette, fg_color_mode mode, const char *name,
 fg_rgb fg_color_of_delta(double delta, double max_delta)
 {
 	fg_rgb c = {255, 255, 255};
+	if (delta > max_delta)
+		delta = max_delta;
+	if (delta < -max_delta)
+		delta = -max_delta;
 	if (delta > 0) {
 		c.g = c.b = (uint8_t)floor(210 * (max_delta - delta) / max_delta);
 	} else if (delta < 0) {

@@ -81,6 +81,26 @@ fg_input *fg_input_open(const char *path, fg_error *err)
 	return in;
 }
 
+fg_input *fg_input_open_memory(const char *name, const void *bytes, size_t length)
+{
+	fg_input *in = calloc(1, sizeof(*in));
+	if (in == NULL)
+		return NULL;
+	in->fd = -1;
+	in->name = strdup(name != NULL ? name : "<memory>");
+	in->capacity = length + 1;
+	in->buffer = malloc(in->capacity);
+	if (in->name == NULL || in->buffer == NULL) {
+		fg_input_close(in);
+		return NULL;
+	}
+	if (length > 0)
+		memcpy(in->buffer, bytes, length);
+	in->end = length;
+	in->eof = in->sniffed = true;
+	return in;
+}
+
 void fg_input_close(fg_input *in)
 {
 	if (in == NULL)

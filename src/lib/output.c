@@ -25,6 +25,9 @@ struct fg_output {
 	char *buffer;
 	size_t used;
 	int error;         /* errno of the first failed write, 0 if none */
+	bool in_memory;    /* fg_output_open_memory: bytes go to memory */
+	char *memory;
+	size_t memory_length, memory_capacity;
 };
 
 static const char *display_name(const fg_output *out)
@@ -85,8 +88,39 @@ fg_output *fg_output_open(const char *path, fg_error *err)
 	return out;
 }
 
+static void flush(fg_output *out);
+
+fg_output *fg_output_open_memory(void)
+{
+	fg_output *out = calloc(1, sizeof(*out));
+	if (out == NULL || (out->buffer = malloc(OUTPUT_BUFFER)) == NULL) {
+		free(out);
+		return NULL;
+	}
+	out->fd = -1;
+	out->in_memory = true;
+	return out;
+}
+
+const char *fg_output_data(fg_output *out, size_t *length)
+{
+	flush(out);
+	*length = out->memory_length;
+	return out->memory != NULL ? out->memory : "";
+}
+
 static void write_all(fg_output *out, const char *bytes, size_t length)
 {
+	if (out->in_memory) {
+		if (out->error == 0 &&
+		    fg_grow((void **)&out->memory, &out->memory_capacity, out->memory_length + length, 1) != 0)
+			out->error = ENOMEM;
+		if (out->error == 0 && length > 0) {
+			memcpy(out->memory + out->memory_length, bytes, length);
+			out->memory_length += length;
+		}
+		return;
+	}
 	while (length > 0 && out->error == 0) {
 		ssize_t n = write(out->fd, bytes, length);
 		if (n < 0) {
@@ -151,6 +185,7 @@ int fg_output_printf(fg_output *out, const char *format, ...)
 
 static void release(fg_output *out)
 {
+	free(out->memory);
 	free(out->path);
 	free(out->temporary);
 	free(out->buffer);
@@ -161,6 +196,11 @@ int fg_output_commit(fg_output *out, fg_error *err)
 {
 	flush(out);
 	int rc = 0;
+	if (out->in_memory) {
+		rc = out->error ? fg_fail(err, FG_ENOMEM, "out of memory") : 0;
+		release(out);
+		return rc;
+	}
 	if (out->temporary == NULL) {
 		if (out->error)
 			rc = fg_fail(err, FG_EIO, "%s: write failed: %s", display_name(out),
@@ -188,7 +228,7 @@ void fg_output_abort(fg_output *out)
 {
 	if (out == NULL)
 		return;
-	if (out->temporary != NULL) {
+	if (out->temporary != NULL && !out->in_memory) {
 		if (out->fd >= 0)
 			close(out->fd);
 		unlink(out->temporary);

@@ -270,7 +270,7 @@ static int compute_deltas(writer *w)
 	double total = fg_count_to_double(w->widths ? w->widths[0] : fg_tree_total(t, 0));
 	double noise = total * w->o->diff_threshold / 100;
 	w->max_delta = 1;
-	for (size_t n = 1; n < size; n++) {
+	for (size_t n = 0; n < size; n++) { /* the root too: empty stacks are its own */
 		if (fabs(w->self_delta[n]) < noise)
 			w->self_delta[n] = 0;
 		double d = fabs(w->self_delta[n]);
