@@ -1,6 +1,6 @@
 /*
  * libfolded-demo.c - build a flame graph from memory with libfolded and
- * write it as an SVG: what fg-render does, in thirty lines of your own code.
+ * write it as an SVG: what fg-render does, from your own program.
  *
  *   cc examples/libfolded-demo.c $(pkg-config --cflags --libs libfolded) -o demo
  *   ./demo demo.svg        (or "./demo" to write the SVG to stdout)
