@@ -17,13 +17,14 @@
 #include "internal.h"
 
 #define OUTPUT_BUFFER (1u << 18)
+#define MEMORY_BUFFER (1u << 12) /* memory outputs copy anyway: stay small */
 
 struct fg_output {
 	int fd;
 	char *path;        /* the target, NULL for stdout */
 	char *temporary;   /* the file being written, NULL for stdout */
 	char *buffer;
-	size_t used;
+	size_t used, capacity; /* capacity of buffer */
 	int error;         /* errno of the first failed write, 0 if none */
 	bool in_memory;    /* fg_output_open_memory: bytes go to memory */
 	char *memory;
@@ -46,6 +47,7 @@ fg_output *fg_output_open(const char *path, fg_error *err)
 		return NULL;
 	}
 	out->buffer = buffer;
+	out->capacity = OUTPUT_BUFFER;
 	if (path == NULL || strcmp(path, "-") == 0) {
 		out->fd = STDOUT_FILENO;
 		return out;
@@ -93,12 +95,13 @@ static void flush(fg_output *out);
 fg_output *fg_output_open_memory(void)
 {
 	fg_output *out = calloc(1, sizeof(*out));
-	if (out == NULL || (out->buffer = malloc(OUTPUT_BUFFER)) == NULL) {
+	if (out == NULL || (out->buffer = malloc(MEMORY_BUFFER)) == NULL) {
 		free(out);
 		return NULL;
 	}
 	out->fd = -1;
 	out->in_memory = true;
+	out->capacity = MEMORY_BUFFER;
 	return out;
 }
 
@@ -144,9 +147,9 @@ int fg_output_write(fg_output *out, const void *bytes, size_t length)
 {
 	if (out->error)
 		return FG_EIO;
-	if (length > OUTPUT_BUFFER - out->used) {
+	if (length > out->capacity - out->used) {
 		flush(out);
-		if (length >= OUTPUT_BUFFER) {
+		if (length >= out->capacity) {
 			write_all(out, bytes, length);
 			return out->error ? FG_EIO : 0;
 		}

@@ -98,7 +98,10 @@ void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align)
 {
 	uintptr_t at = ((uintptr_t)arena->next + align - 1) & ~(uintptr_t)(align - 1);
 	if (arena->next == NULL || length > (size_t)((uintptr_t)arena->end - at)) {
-		size_t size = 1u << 20;
+		/* Blocks grow from 16 KB to 1 MB: small inputs stay small. */
+		size_t size = arena->head == NULL ? 16384 : (size_t)(arena->end - (char *)arena->head) * 2;
+		if (size > (1u << 20))
+			size = 1u << 20;
 		if (length + align > size - sizeof(fg_arena_block))
 			size = length + align + sizeof(fg_arena_block);
 		fg_arena_block *b = malloc(size);
