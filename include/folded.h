@@ -103,6 +103,7 @@ fg_count fg_count_sub_floor(fg_count a, fg_count b);
 /* <0, 0, >0 as a <, ==, > b. */
 int fg_count_compare(fg_count a, fg_count b);
 
+/* Whether c is 0; the count of a whole number. */
 static inline bool fg_count_is_zero(fg_count c) { return (c.whole | c.frac) == 0; }
 static inline fg_count fg_count_of(uint64_t whole) { fg_count c = {whole, 0}; return c; }
 
@@ -125,6 +126,8 @@ size_t fg_count_format(fg_count c, char *buffer);
  */
 typedef struct fg_input fg_input;
 
+/* Opens path (NULL or "-": stdin); NULL on failure, with err filled in.
+ * fg_input_close closes and frees (NULL is allowed). */
 fg_input *fg_input_open(const char *path, fg_error *err);
 /* An input reading a copy of bytes (not inflated); name is used in
  * messages. NULL when out of memory. */
@@ -171,6 +174,9 @@ bool fg_have_zlib(void);
  */
 typedef struct fg_output fg_output;
 
+/* Opens path (NULL or "-": stdout); NULL on failure, with err filled in.
+ * The writers return 0, or FG_EIO once any write has failed (FG_ENOMEM or
+ * FG_EINVAL from printf); commit reports the error all the same. */
 fg_output *fg_output_open(const char *path, fg_error *err);
 int fg_output_write(fg_output *out, const void *bytes, size_t length);
 int fg_output_puts(fg_output *out, const char *text);
@@ -229,6 +235,7 @@ typedef struct fg_stack_entry {
 	fg_count count[2];    /* [0] the count (or BEFORE), [1] AFTER for diffs */
 } fg_stack_entry;
 
+/* An empty table (NULL when out of memory); free frees it and its entries. */
 fg_stacks *fg_stacks_new(void);
 void fg_stacks_free(fg_stacks *stacks);
 
@@ -240,6 +247,7 @@ int fg_stacks_add(fg_stacks *stacks, const char *stack, size_t length,
 /* Adds every entry of `from` into `into` (column by column). */
 int fg_stacks_merge(fg_stacks *into, const fg_stacks *from);
 
+/* The number of unique stacks. */
 size_t fg_stacks_size(const fg_stacks *stacks);
 
 /* Sum of one column over all stacks (FG_ERANGE on overflow). */
@@ -272,6 +280,8 @@ typedef struct fg_stack_builder {
 	size_t joined_capacity;
 } fg_stack_builder;
 
+/* init: an empty builder (allocates nothing); free: releases its memory;
+ * clear: forgets the frames but keeps the memory, for the next sample. */
 void fg_stack_builder_init(fg_stack_builder *b);
 void fg_stack_builder_free(fg_stack_builder *b);
 static inline void fg_stack_builder_clear(fg_stack_builder *b) { b->length = 0; b->frames = 0; }
@@ -301,6 +311,8 @@ enum fg_tree_flags {
 	FG_TREE_FLAMECHART = 1 << 0, /* keep input order; merge only with the previous stack */
 };
 
+/* An empty tree holding only the root; flags are fg_tree_flags. NULL when
+ * out of memory. */
 fg_tree *fg_tree_new(unsigned flags);
 void fg_tree_free(fg_tree *tree);
 
@@ -386,6 +398,8 @@ bool fg_background_is_valid(const char *name);
  */
 typedef struct fg_graph fg_graph;
 
+/* A new, empty graph; options are copied, but the strings they point to
+ * must stay valid until fg_graph_free. NULL when out of memory. */
 fg_graph *fg_graph_new(const fg_graph_options *options);
 void fg_graph_free(fg_graph *graph);
 
@@ -400,6 +414,7 @@ int fg_graph_add_line(fg_graph *graph, const char *line, size_t length,
 int fg_graph_read(fg_graph *graph, fg_input *in, const fg_warner *warner,
 		  fg_error *err);
 
+/* The number of lines skipped as invalid so far. */
 uint64_t fg_graph_invalid_lines(const fg_graph *graph);
 
 /* The sum of all counts so far. */
@@ -534,6 +549,19 @@ int fg_collapse_text(fg_collapse *c, const char *text, size_t length,
 fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err);
 
 /*
+ * All of a collapser program after its options: reads the inputs (count
+ * paths; none is stdin, as is "-"; gzip is detected) into c and writes the
+ * folded stacks, sorted, to output (NULL or "-": stdout; else atomically).
+ * Returns 0; FG_EEMPTY when no input held a stack (the empty output is
+ * written all the same); or FG_EIO (an input could not be read, or the
+ * output not written), FG_ENOZLIB, FG_ENOMEM, FG_ERANGE, with err saying
+ * what happened; on these nothing is written (an output file keeps its
+ * old contents).
+ */
+int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, const char *output,
+		    fg_error *err);
+
+/*
  * The perf parser: `perf script` output, as stackcollapse-perf.pl reads it
  * (with the fixes listed in fg-collapse-perf(1)).
  *
@@ -564,6 +592,8 @@ typedef struct fg_perf_options {
 	size_t skip_after_count;         /* frames with these names */
 } fg_perf_options;
 
+/* The defaults: every option off, no filter (what fg-collapse-perf does
+ * without options). */
 void fg_perf_options_init(fg_perf_options *options);
 
 /* The perf parser's table, and a config for it from options (copied);
@@ -627,15 +657,9 @@ fg_collapse *fg_trace_collapse_new(const fg_trace_options *options, unsigned thr
 				   const fg_warner *warner, fg_error *err);
 
 /*
- * All of fg-collapse-dtrace / fg-collapse-stap after the options: reads
- * the inputs (count paths; none is stdin, as is "-"; gzip is detected) with
- * `threads` threads (0: one per CPU; the output is the same for any), and
- * writes the folded stacks, sorted, to output (NULL or "-": stdout; else
- * atomically). Returns 0; FG_EEMPTY when no input held a stack (the empty
- * output is written all the same); or FG_EIO (an input could not be read,
- * or the output not written), FG_ENOZLIB, FG_ENOMEM, FG_ERANGE, with err
- * saying what happened; on these, nothing is written (an output file keeps
- * its old contents).
+ * fg_collapse_run over a new trace collapser with `threads` threads (0: one
+ * per CPU; the output is the same for any): all of fg-collapse-dtrace and
+ * fg-collapse-stap after their options.
  */
 int fg_trace_collapse(const fg_trace_options *options, const char *const *paths,
 		      size_t count, const char *output, unsigned threads,

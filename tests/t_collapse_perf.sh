@@ -162,8 +162,9 @@ check_status "exit 2 on a missing file" 2 "$PERF" "$TMP/missing.perf"
 check_status "exit 2 on input without stacks" 2 "$PERF" /dev/null
 check_status "exit 0 on --help" 0 "$PERF" --help
 check_status "exit 0 on --version" 0 "$PERF" --version
-"$PERF" "$TMP/missing.perf" "$FIX/skip-after.perf" >"$TMP/out" 2>/dev/null
-check_eq "a missing file does not stop the others" "2" "$(wc -l <"$TMP/out")"
+echo old >"$TMP/out"
+"$PERF" -o "$TMP/out" "$FIX/skip-after.perf" "$TMP/missing.perf" 2>/dev/null
+check_eq "a missing file stops the run and -o keeps the old file (as every fg program)" "old" "$(cat "$TMP/out")"
 "$PERF" --k --p "$FIX/tidy.perf" >"$TMP/out" 2>/dev/null
 check_eq "unique prefixes: --k --p" "swapper-?;cpu_idle_[k] 1" "$(tail -n 1 "$TMP/out")"
 

@@ -508,3 +508,33 @@ fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err)
 	c->merged = true;
 	return into;
 }
+
+int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, const char *output,
+		    fg_error *err)
+{
+	static const char *const standard_input[] = {"-"};
+	if (count == 0) {
+		paths = standard_input;
+		count = 1;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		fg_input *in = fg_input_open(paths[i], err);
+		rc = in != NULL ? fg_collapse_read(c, in, err) : FG_EIO;
+		fg_input_close(in);
+	}
+	/* On failure nothing is written: an -o FILE keeps its old contents. */
+	fg_stacks *stacks = rc == 0 ? fg_collapse_stacks(c, err) : NULL;
+	fg_output *out = stacks != NULL ? fg_output_open(output, err) : NULL;
+	if (out != NULL && fg_stacks_write(stacks, 1, out) == FG_ENOMEM) {
+		fg_output_abort(out);
+		rc = fg_fail(err, FG_ENOMEM, "out of memory");
+	} else if (out != NULL) {
+		rc = fg_output_commit(out, err); /* reports write errors too */
+		if (rc == 0 && fg_stacks_size(stacks) == 0)
+			rc = fg_fail(err, FG_EEMPTY, "no stacks found in the input");
+	} else if (rc == 0) {
+		rc = err != NULL && err->code != 0 ? err->code : FG_EIO;
+	}
+	return rc;
+}

@@ -187,3 +187,23 @@ int cli_parse(const cli *c, int argc, char **argv)
 	free(operands);
 	return first;
 }
+
+int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const void *options,
+		 int jobs, const char *output, int argc, char **argv, int first)
+{
+	if (jobs < 0) {
+		cli_error(program, "-j needs a number of threads, 0 for one per core");
+		return EXIT_USAGE;
+	}
+	fg_warner warner = cli_warner(program);
+	fg_error err = {0};
+	fg_collapse *c = make_collapse(options, (unsigned)jobs, &warner, &err);
+	int rc = c != NULL ? fg_collapse_run(c, (const char *const *)argv + first,
+					     (size_t)(argc - first), output, &err)
+			   : FG_ENOMEM;
+	fg_collapse_free(c);
+	if (rc == 0)
+		return EXIT_OK;
+	cli_error(program, "%s", err.message[0] ? err.message : "out of memory");
+	return EXIT_FAILURE_IO;
+}

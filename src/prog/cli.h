@@ -60,6 +60,17 @@ void cli_error(const char *program, const char *format, ...)
 /* A warner that prints "prog: file:line: message" to stderr. */
 fg_warner cli_warner(const char *program);
 
+/*
+ * The end of every collapser's main: checks -j (jobs >= 0), runs the
+ * collapser that make_collapse builds with that many threads over the
+ * operands argv[first..argc) (none: stdin) into output, prints any error,
+ * and returns the exit status.
+ */
+typedef fg_collapse *cli_collapse_factory(const void *options, unsigned threads,
+					  const fg_warner *warner, fg_error *err);
+int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const void *options,
+		 int jobs, const char *output, int argc, char **argv, int first);
+
 /* Sets up the process: SIGPIPE ends it quietly, as Unix filters should. */
 void cli_start(void);
 

@@ -1,6 +1,6 @@
 /*
  * fg-collapse-dtrace - DTrace stack aggregations to folded stacks
- * (replaces stackcollapse.pl). The work is fg_trace_collapse in libfolded.
+ * (replaces stackcollapse.pl). The work is libfolded's trace parser and collapse driver.
  */
 #include "cli.h"
 
@@ -16,6 +16,12 @@ static const char usage[] =
 	"  --help           show this help\n"
 	"  --version        show the version\n";
 
+static fg_collapse *make_collapse(const void *options, unsigned threads, const fg_warner *warner,
+				  fg_error *err)
+{
+	return fg_trace_collapse_new(options, threads, warner, err);
+}
+
 int main(int argc, char **argv)
 {
 	fg_trace_options options = {.format = FG_TRACE_DTRACE};
@@ -30,15 +36,5 @@ int main(int argc, char **argv)
 	const cli c = {"fg-collapse-dtrace", usage, table, NULL};
 	cli_start();
 	int first = cli_parse(&c, argc, argv);
-	if (jobs < 0) {
-		cli_error(c.program, "-j needs a number of threads, 0 for one per core");
-		return EXIT_USAGE;
-	}
-	fg_warner warner = cli_warner(c.program);
-	fg_error err = {0};
-	if (fg_trace_collapse(&options, (const char *const *)argv + first, (size_t)(argc - first),
-			      output, (unsigned)jobs, &warner, &err) == 0)
-		return EXIT_OK;
-	cli_error(c.program, "%s", err.message);
-	return EXIT_FAILURE_IO;
+	return cli_collapse(c.program, make_collapse, &options, jobs, output, argc, argv, first);
 }

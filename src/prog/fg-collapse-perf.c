@@ -55,6 +55,12 @@ static int add_skip_after(const char *value, void *context)
 	return 0;
 }
 
+static fg_collapse *make_collapse(const void *options, unsigned threads, const fg_warner *warner,
+				  fg_error *err)
+{
+	return fg_perf_collapse_new(options, threads, warner, err);
+}
+
 int main(int argc, char **argv)
 {
 	static const char program[] = "fg-collapse-perf";
@@ -81,10 +87,6 @@ int main(int argc, char **argv)
 	const cli c = {program, usage, options, &s};
 	cli_start();
 	int first = cli_parse(&c, argc, argv);
-	if (s.jobs < 0) {
-		cli_error(program, "-j needs a number of threads >= 0");
-		return EXIT_USAGE;
-	}
 	if (s.all)
 		s.perf.kernel = s.perf.jit = true;
 	if (s.context)
@@ -92,53 +94,7 @@ int main(int argc, char **argv)
 	s.perf.skip_after = s.skip_after;
 	s.perf.skip_after_count = s.skip_after_count;
 
-	fg_warner warner = cli_warner(program);
-	fg_error err = {0};
-	fg_collapse *collapse = fg_perf_collapse_new(&s.perf, (unsigned)s.jobs, &warner, &err);
-	if (collapse == NULL) {
-		cli_error(program, "%s", err.message);
-		return EXIT_FAILURE_IO;
-	}
-	int status = EXIT_OK;
-	int files = argc - first;
-	for (int i = 0; i < (files > 0 ? files : 1) && status != -1; i++) {
-		const char *path = files > 0 ? argv[first + i] : NULL;
-		fg_input *in = fg_input_open(path, &err);
-		int rc = in != NULL ? fg_collapse_read(collapse, in, &err) : err.code;
-		fg_input_close(in);
-		if (rc != 0) {
-			cli_error(program, "%s", err.message);
-			/* An unreadable input is skipped; running out of memory or
-			 * overflowing a count ends the run. */
-			status = rc == FG_ENOMEM || rc == FG_ERANGE ? -1 : EXIT_FAILURE_IO;
-		}
-	}
-	fg_stacks *stacks = status == -1 ? NULL : fg_collapse_stacks(collapse, &err);
-	if (stacks == NULL) {
-		if (status != -1)
-			cli_error(program, "%s", err.message);
-		fg_collapse_free(collapse);
-		free(s.skip_after);
-		return EXIT_FAILURE_IO;
-	}
-	fg_output *out = fg_output_open(s.output, &err);
-	int rc = out != NULL ? fg_stacks_write(stacks, 1, out) : err.code;
-	if (out != NULL) {
-		if (rc == 0)
-			rc = fg_output_commit(out, &err);
-		else
-			fg_output_abort(out);
-		if (rc != 0 && err.message[0] == '\0')
-			fg_fail(&err, rc, "%s: cannot write", s.output ? s.output : "<stdout>");
-	}
-	if (rc != 0) {
-		cli_error(program, "%s", err.message);
-		status = EXIT_FAILURE_IO;
-	} else if (fg_stacks_size(stacks) == 0 && status == EXIT_OK) {
-		cli_error(program, "no stacks found in the input");
-		status = EXIT_FAILURE_IO;
-	}
-	fg_collapse_free(collapse);
+	int status = cli_collapse(program, make_collapse, &s.perf, s.jobs, s.output, argc, argv, first);
 	free(s.skip_after);
 	return status;
 }
