@@ -97,26 +97,25 @@ void fg_tree_free(fg_tree *t)
 	free(t);
 }
 
-static uint32_t node_hash(const fg_tree *t, fg_node_id id)
-{
-	const node *n = &t->nodes[id];
-	return child_hash(n->parent, n->name, n->name_length);
-}
-
-/* (Re)builds the child table over all nodes, with room to grow. */
+/* (Re)builds the child table over all nodes, with room to grow. A slot
+ * holds the hash beside the id, so a probe touches no node that does not
+ * match. */
 static int build_index(fg_tree *t)
 {
 	size_t mask = 4095;
 	while (mask / 2 < t->size)
 		mask = mask * 2 + 1;
-	uint32_t *slots = calloc(mask + 1, sizeof(*slots));
+	uint64_t *slots = calloc(mask + 1, sizeof(*slots));
 	if (slots == NULL)
 		return FG_ENOMEM;
 	for (size_t id = 1; id < t->size; id++) {
-		size_t at = node_hash(t, (fg_node_id)id) & mask;
+		node *n = &t->nodes[id];
+		if (t->slots == NULL) /* the first table: nodes have no hash yet */
+			n->hash = child_hash(n->parent, n->name, n->name_length);
+		size_t at = n->hash & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
-		slots[at] = (uint32_t)id + 1;
+		slots[at] = (uint64_t)n->hash << 32 | ((uint64_t)id + 1);
 	}
 	free(t->slots);
 	t->slots = slots;
@@ -135,7 +134,7 @@ static int compare_name(const node *n, const char *name, size_t length)
 
 /* A new child of parent, entered in the child table if there is one. */
 static fg_node_id add_child(fg_tree *t, fg_node_id parent, const char *name, size_t length,
-			    size_t at)
+			    size_t at, uint32_t hash)
 {
 	fg_node_id max = t->nodes[parent].max_child;
 	int order = max == FG_NODE_NONE ? 1 : -compare_name(&t->nodes[max], name, length);
@@ -149,7 +148,8 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, const char *name, siz
 		p->flags &= ~CHILDREN_IN_ORDER;
 	if (t->slots == NULL)
 		return id;
-	t->slots[at] = id + 1;
+	t->nodes[id].hash = hash;
+	t->slots[at] = (uint64_t)hash << 32 | ((uint64_t)id + 1);
 	if ((t->size - 1) * 2 > t->slot_mask && build_index(t) != 0)
 		return FG_NODE_NONE;
 	return id;
@@ -179,26 +179,29 @@ static fg_node_id child(fg_tree *t, fg_node_id parent, const char *name, size_t 
 		    compare_name(&t->nodes[p->last_child], name, length) == 0)
 			return p->last_child;
 		if (p->max_child == FG_NODE_NONE)
-			return add_child(t, parent, name, length, 0);
+			return add_child(t, parent, name, length, 0, 0);
 		int order = compare_name(&t->nodes[p->max_child], name, length);
 		if (order == 0)
 			return p->max_child;
 		/* Greater than every child: new. */
 		if (order < 0 || split_by_sorting(&t->nodes[p->max_child], name, length))
-			return add_child(t, parent, name, length, 0);
+			return add_child(t, parent, name, length, 0, 0);
 		/* Out of order: from now on, a hash of every node. */
 		if (build_index(t) != 0)
 			return FG_NODE_NONE;
 	}
 	uint32_t hash = child_hash(parent, name, length);
 	size_t at = hash & t->slot_mask;
-	for (uint32_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->slot_mask) {
-		const node *n = &t->nodes[slot - 1];
+	for (uint64_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->slot_mask) {
+		if ((uint32_t)(slot >> 32) != hash)
+			continue;
+		fg_node_id id = (fg_node_id)(slot & 0xffffffffu) - 1;
+		const node *n = &t->nodes[id];
 		if (n->parent == parent && n->name_length == length &&
 		    memcmp(n->name, name, length) == 0)
-			return slot - 1;
+			return id;
 	}
-	return add_child(t, parent, name, length, at);
+	return add_child(t, parent, name, length, at, hash);
 }
 
 /* Length of the common prefix of a and b. */

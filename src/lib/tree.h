@@ -16,7 +16,8 @@
 typedef struct node {
 	const char *name;
 	uint32_t name_length;
-	uint32_t flags;         /* CHILDREN_IN_ORDER */
+	uint32_t flags;         /* CHILDREN_IN_ORDER, MERGED */
+	uint32_t hash;          /* of (parent, name), once the child table exists */
 	fg_node_id parent;
 	fg_node_id first_child;
 	fg_node_id next_sibling;
@@ -34,7 +35,7 @@ struct fg_tree {
 	size_t before_capacity;
 	fg_count *starts;        /* flame charts: the grand total when created */
 	size_t starts_capacity;
-	uint32_t *slots;         /* child table: node id + 1, 0 = empty; NULL until needed */
+	uint64_t *slots;         /* child table: hash << 32 | node id + 1, 0 = empty; NULL until needed */
 	size_t slot_mask;
 	fg_count grand_total, grand_before;
 	/* The previous stack, for the sorted-input fast path. */

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# bench/render.sh [BUILD_DIR] - fg-render throughput, memory and start-up.
+# Inputs are generated deterministically (bench/gen_folded.py) or built by
+# prefixing copies of the reference example; output goes to a file (-o).
+set -u
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+B=${1:-build}
+R=$B/fg-render
+
+deep=$BENCH_TMP/deep.folded
+[ -s "$deep" ] || python3 bench/gen_folded.py deep "$deep"
+wide=$BENCH_TMP/wide.folded
+[ -s "$wide" ] || python3 bench/gen_folded.py wide "$wide"
+cat "$deep" "$wide" >/dev/null
+
+echo "fg-render (median of $BENCH_RUNS runs, output to a file)"
+bench_run "deep: $(wc -l <"$deep") lines, 50-150 frames" "$deep" "$R" -o "$BENCH_TMP/out.svg" "$deep"
+bench_run "wide: 1M unique stacks" "$wide" "$R" -o "$BENCH_TMP/out.svg" "$wide"
+shuf --random-source=<(yes) "$deep" >"$BENCH_TMP/deep-shuffled.folded"
+bench_run "deep, shuffled (hashing path)" "$BENCH_TMP/deep-shuffled.folded" "$R" -o "$BENCH_TMP/out.svg" "$BENCH_TMP/deep-shuffled.folded"
+example=../shared/reference/render/inputs/example-perf.folded
+if [ -f "$example" ]; then
+	big=$BENCH_TMP/big.folded
+	if [ ! -s "$big" ]; then
+		for i in $(seq 1 160); do sed "s/^/p$i;/" "$example"; done >"$big"
+	fi
+	bench_run "160 prefixed copies of the example" "$big" "$R" -o "$BENCH_TMP/out.svg" "$big"
+	bench_run "... --minwidth 0 (every frame)" "$big" "$R" --minwidth 0 -o "$BENCH_TMP/out.svg" "$big"
+	"$R" -o "$BENCH_TMP/big.svg" "$big"
+	echo "    SVG: $(stat -c %s "$BENCH_TMP/big.svg") bytes, $(grep -c '<rect x=' "$BENCH_TMP/big.svg") frames"
+fi
+
+# Start-up: a tiny graph, many times.
+printf 'main;a 1\nmain;b 2\n' >"$BENCH_TMP/tiny.folded"
+start=$(date +%s%N)
+for _ in $(seq 1 200); do "$R" "$BENCH_TMP/tiny.folded" >/dev/null 2>&1; done
+end=$(date +%s%N)
+awk -v ns=$((end - start)) 'BEGIN { printf "start-up + tiny graph: %.2f ms per run (200 runs)\n", ns / 200 / 1e6 }'
