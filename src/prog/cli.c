@@ -207,3 +207,29 @@ int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const
 	cli_error(program, "%s", err.message[0] ? err.message : "out of memory");
 	return EXIT_FAILURE_IO;
 }
+
+static fg_collapse *make_trace_collapse(const void *options, unsigned threads,
+					const fg_warner *warner, fg_error *err)
+{
+	return fg_trace_collapse_new(options, threads, warner, err);
+}
+
+int cli_trace_main(const char *program, const char *usage, fg_trace_format format, int argc,
+		   char **argv)
+{
+	fg_trace_options options = {.format = format};
+	const char *output = NULL;
+	int jobs = 0;
+	const cli_option table[] = {
+		{"jobs", 'j', CLI_INT, &jobs},
+		{"output", 'o', CLI_STRING, &output},
+		/* DTrace only: for SystemTap this entry ends the table. */
+		{format == FG_TRACE_DTRACE ? "includeoffset" : NULL, 0, CLI_FLAG,
+		 &options.include_offset},
+		{NULL, 0, CLI_FLAG, NULL},
+	};
+	const cli c = {program, usage, table, NULL};
+	cli_start();
+	int first = cli_parse(&c, argc, argv);
+	return cli_collapse(program, make_trace_collapse, &options, jobs, output, argc, argv, first);
+}

@@ -71,6 +71,13 @@ typedef fg_collapse *cli_collapse_factory(const void *options, unsigned threads,
 int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const void *options,
 		 int jobs, const char *output, int argc, char **argv, int first);
 
+/*
+ * All of fg-collapse-dtrace and fg-collapse-stap: options -j, -o (and
+ * --includeoffset for DTrace), then cli_collapse with the trace parser.
+ */
+int cli_trace_main(const char *program, const char *usage, fg_trace_format format, int argc,
+		   char **argv);
+
 /* Sets up the process: SIGPIPE ends it quietly, as Unix filters should. */
 void cli_start(void);
 

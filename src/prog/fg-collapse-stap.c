@@ -16,24 +16,7 @@ static const char usage[] =
 	"  --help           show this help\n"
 	"  --version        show the version\n";
 
-static fg_collapse *make_collapse(const void *options, unsigned threads, const fg_warner *warner,
-				  fg_error *err)
-{
-	return fg_trace_collapse_new(options, threads, warner, err);
-}
-
 int main(int argc, char **argv)
 {
-	fg_trace_options options = {.format = FG_TRACE_STAP};
-	const char *output = NULL;
-	int jobs = 0;
-	const cli_option table[] = {
-		{"jobs", 'j', CLI_INT, &jobs},
-		{"output", 'o', CLI_STRING, &output},
-		{NULL, 0, CLI_FLAG, NULL},
-	};
-	const cli c = {"fg-collapse-stap", usage, table, NULL};
-	cli_start();
-	int first = cli_parse(&c, argc, argv);
-	return cli_collapse(c.program, make_collapse, &options, jobs, output, argc, argv, first);
+	return cli_trace_main("fg-collapse-stap", usage, FG_TRACE_STAP, argc, argv);
 }
