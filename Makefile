@@ -40,6 +40,8 @@ help:
 	@echo "make bench      run the benchmarks (bench/)"
 	@echo "make fuzz       run the libFuzzer harnesses for a bounded time"
 	@echo "make install    install into \$$(DESTDIR)\$$(PREFIX) ($(PREFIX))"
+	@echo "make uninstall  remove what make install installed (same PREFIX, DESTDIR)"
+	@echo "make check-extra  no-zlib build, staged install + pkg-config demo, man lint, valgrind"
 
 $(B)/lib $(B)/pic $(B)/prog $(B)/tools:
 	mkdir -p $@

@@ -111,6 +111,15 @@ for p in "${programs[@]}"; do
 		else
 			fail "$p: every --help option is in the SYNOPSIS" "missing from man/$p.1: ${extra[*]}"
 		fi
+		absent=()
+		for section in DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+			grep -qx "\.Sh $section" "$page" || absent+=("$section")
+		done
+		if [ ${#absent[@]} = 0 ]; then
+			pass "$p: man page has DESCRIPTION, OPTIONS, EXIT STATUS, EXAMPLES, SEE ALSO"
+		else
+			fail "$p: man page has DESCRIPTION, OPTIONS, EXIT STATUS, EXAMPLES, SEE ALSO" "missing: ${absent[*]}"
+		fi
 	fi
 
 	# --version: "NAME VERSION" alone, exit 0.
