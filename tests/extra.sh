@@ -193,7 +193,7 @@ else
 fi
 if have man; then
 	for page in man/*.[1-9]; do
-		out=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
+		out=$(LC_ALL=C MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
 		if [ -z "$out" ]; then pass "man -l $page renders without warnings"; else fail "man -l $page renders without warnings" "$out"; fi
 	done
 else
