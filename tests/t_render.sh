@@ -206,3 +206,7 @@ bad = [(n, per_name[n], got[n]) for n in per_name if per_name[n] != got[n]]
 print("mismatches:", bad[:5]) if bad else print("ok")
 PY
 check_eq "frame counts equal the sums over the input lines" ok "$(tail -n 1 "$TMP/prop.out")"
+
+# Found by fuzz_render: an empty stack through --reverse and the chain palette.
+printf 'a;b 1\n 2\n' | "$R" --reverse --colors chain >"$TMP/chain.svg" 2>/dev/null
+check "--reverse --colors chain with an empty stack" $SVGCHECK "$TMP/chain.svg"

@@ -163,7 +163,7 @@ int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *
 			/* Reversed already: chain from a copy. */
 			if (fg_buffer_append(&copy, stack, stack_length) != 0)
 				return fg_fail(err, FG_ENOMEM, "out of memory");
-			stack = copy.data;
+			stack = copy.data != NULL ? copy.data : ""; /* an empty stack has no buffer */
 		}
 		rc = chain_stack(into, stack, stack_length);
 		fg_buffer_free(&copy);
