@@ -127,17 +127,21 @@ static const char *text(checker *c)
 static const char *skip_until(checker *c, const char *terminator, const char *what)
 {
 	size_t n = strlen(terminator);
-	while (c->p < c->end) {
-		if ((size_t)(c->end - c->p) >= n && memcmp(c->p, terminator, n) == 0) {
-			c->p += n;
-			return NULL;
+	const unsigned char *stop = memmem(c->p, (size_t)(c->end - c->p), terminator, n);
+	if (stop == NULL)
+		return what;
+	while (c->p < stop) {
+		if (*c->p >= 0x20 && *c->p < 0x80) { /* the common case, quickly */
+			c->p++;
+			continue;
 		}
 		size_t k = xml_char(c->p, c->end);
 		if (k == 0)
 			return "invalid character";
 		c->p += k;
 	}
-	return what;
+	c->p = stop + n;
+	return NULL;
 }
 
 static void spaces(checker *c)
