@@ -14,18 +14,24 @@
  * row sorted by x, so the index costs O(frames log frames). A pre-order
  * numbering of that tree makes "is in the subtree of" a range test and lets
  * "Matched" count every sample once in one pass.
- * Every view change goes through applyView(), which computes the target
- * class, geometry and label of each frame in plain JavaScript, measures the
- * few labels that need it on a hidden <text> while the document is still
- * clean, and only then writes the attributes that changed. No layout is
- * forced between writes, and a zoom costs O(frames) array work plus DOM
- * writes for the frames whose state really changes.
+ * Every view change goes through applyView(). A zoom does not touch the
+ * frames outside the zoomed subtree: one transform on #frames scales the
+ * graph horizontally around the zoomed frame and a clip keeps the graph
+ * area, so unrelated frames (disjoint from the zoomed frame's interval)
+ * leave the view by themselves and ancestors (which hold it) cover the
+ * full width. Labels live outside #frames so they are never stretched:
+ * the writer's labels are moved once into #fg-labels, hidden while zoomed,
+ * and the labels of a zoom are fitted in plain JavaScript, measured on a
+ * hidden <text> before any write, and drawn from a pool of <text>
+ * elements. A zoom costs O(subtree + depth x log(row)) array work and DOM
+ * writes for the ancestors' classes and the labels in view; the browser
+ * restyles nothing else. URL updates wait until after the next frame.
  *
  * Behaviour (SPEC section 4; what differs from flamegraph.pl is marked *):
  * - hover or keyboard focus: #details shows "NAMETYPE TITLE" followed by
  *   self samples* and, when zoomed, the share of the zoomed frame*.
- * - click: zoom to the frame. Ancestors get class "parent" and stretch over
- *   the full width, frames outside the subtree get class "hide", labels are
+ * - click: zoom to the frame. Ancestors get class "parent" (faded) and span
+ *   the full width, frames outside the subtree are out of view, labels are
  *   re-fitted. Clicking the root or Esc or "Reset Zoom" restores the view.
  * - links (--nameattr href, the frame is an <a>): a plain click follows the
  *   link and Ctrl/Meta/Shift/middle clicks do what the browser does with a
@@ -57,9 +63,6 @@ var SVG_NS = 'http://www.w3.org/2000/svg';
 var SEARCH_FILL = 'rgb(230,0,230)';
 /* Geometry is written with 0.1 px precision: half of that is "equal". */
 var EPS = 0.05;
-var HIDE = 2;
-var PARENT = 1;
-
 var framesGroup = document.getElementById('frames');
 if (!framesGroup) {
 	return;
@@ -107,8 +110,6 @@ var titles = new Array(N);
 var xStr = new Array(N);
 var yStr = new Array(N);
 var wStr = new Array(N);
-var textXStr = new Array(N);
-var origLabel = new Array(N);
 var x0 = new Float64Array(N);
 var y0 = new Float64Array(N);
 var w0 = new Float64Array(N);
@@ -141,12 +142,10 @@ function readFrame(i, rect) {
 	count[i] = m ? parseFloat(m[0].replace(/,/g, '')) : NaN;
 	xStr[i] = rect.getAttribute('x');
 	yStr[i] = rect.getAttribute('y');
-	wStr[i] = rect.getAttribute('width');
 	x0[i] = parseFloat(xStr[i]) || 0;
 	y0[i] = parseFloat(yStr[i]) || 0;
+	wStr[i] = rect.getAttribute('width');
 	w0[i] = parseFloat(wStr[i]) || 0;
-	textXStr[i] = texts[i] ? texts[i].getAttribute('x') : null;
-	origLabel[i] = texts[i] ? texts[i].textContent : '';
 	isLink[i] = el.localName === 'a' ? 1 : 0;
 	indexOf.set(el, i);
 }
@@ -305,14 +304,6 @@ function childrenOf(f) {
 
 /* ---- view state ---------------------------------------------------------- */
 
-var cls = new Uint8Array(N);
-var curX = Float64Array.from(x0);
-var curW = Float64Array.from(w0);
-var curLabel = origLabel.slice();
-var labelWidth = Float64Array.from(w0);
-var tCls = new Uint8Array(N);
-var tX = new Float64Array(N);
-var tW = new Float64Array(N);
 var zoomed = -1;
 var focused = -1;
 var focusShown = false;
@@ -333,6 +324,29 @@ function pct(part, whole) {
 	return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : '0.00%';
 }
 
+/* ---- layers -------------------------------------------------------------- */
+
+/* A zoom scales #frames horizontally, and text under a scale would be
+ * stretched (and re-shaped by the browser at every zoom), so the labels
+ * leave the frames: the writer's labels move, once, to #fg-labels, which
+ * stays unscaled and is hidden while zoomed; the labels of a zoom are drawn
+ * in #fg-zoom-labels from a pool of <text> elements. Both follow #frames. */
+var labelLayer = document.createElementNS(SVG_NS, 'g');
+var zoomLabelLayer = document.createElementNS(SVG_NS, 'g');
+labelLayer.setAttribute('id', 'fg-labels');
+zoomLabelLayer.setAttribute('id', 'fg-zoom-labels');
+var labelY = new Array(N);
+for (i = 0; i < N; i++) {
+	if (texts[i]) {
+		labelY[i] = texts[i].getAttribute('y');
+		labelLayer.appendChild(texts[i]);
+	} else {
+		labelY[i] = fmt(y0[i] + (frameHeight - 1) / 2 + 3);
+	}
+}
+framesGroup.parentNode.insertBefore(zoomLabelLayer, framesGroup.nextSibling);
+framesGroup.parentNode.insertBefore(labelLayer, zoomLabelLayer);
+
 /* ---- labels -------------------------------------------------------------- */
 
 var measurer = null;
@@ -342,13 +356,13 @@ var dotsWidth = -1;
 
 function setMeasured(s) {
 	if (!measurer) {
-		/* Inside a colour group, so it gets exactly the labels' style. */
+		/* In the zoom label layer, so it gets exactly the labels' style. */
 		measurer = document.createElementNS(SVG_NS, 'text');
 		measurer.setAttribute('id', 'fg-measure');
 		measurer.setAttribute('x', '0');
 		measurer.setAttribute('y', '-100');
 		measurer.appendChild(document.createTextNode(''));
-		(N ? els[0].parentNode : framesGroup).appendChild(measurer);
+		zoomLabelLayer.appendChild(measurer);
 	}
 	if (measuredText !== s) {
 		measurer.firstChild.nodeValue = s;
@@ -418,13 +432,105 @@ function fitLabel(name, w) {
 	}
 }
 
+/* The last fitted label of each frame, for the width it was fitted to. */
+var fittedWidth = new Float64Array(N).fill(-1);
+var fitted = new Array(N);
+
+function labelOf(f, w) {
+	if (fittedWidth[f] !== w) {
+		fitted[f] = fitLabel(names[f], w);
+		fittedWidth[f] = w;
+	}
+	return fitted[f];
+}
+
 /* ---- applying a view ----------------------------------------------------- */
 
-function setClass(f, from, to) {
+/* A zoom to frame z with ratio r = fullWidth / w0[z] is one transform on
+ * #frames, x -> e + r * x, and a clip to the graph area (written in the
+ * clip's user space, which is #frames' own, transformed one). Up to ratio
+ * EXACT_RATIO, e = xpad - r * x0[z]: the subtree of z lands on the graph
+ * area scaled by r; ancestors hold z's interval, so they cover the whole
+ * area; every other frame is disjoint from that interval and falls outside
+ * the clip, so nothing but a few classes is written: ancestors get class
+ * "parent", frames that overlap the interval by rounding get "hide", and
+ * the labels of the frames in view are drawn from the pool.
+ * Beyond that ratio, the browser's single-precision arithmetic on e + r * x
+ * (x up to the image width W) is off by up to r * W * 2^-24 px (0.007 px at
+ * ratio 100, a whole pixel at ratio 10,000), so the
+ * frames in view get their rect x (and ancestors their width) rewritten to
+ * small numbers that land exactly, and e puts every frame left untouched to
+ * the right of the graph area. The subtree is then at most fullWidth /
+ * EXACT_RATIO px wide: few frames. The reset restores the writer's
+ * attributes. */
+var EXACT_RATIO = 100;
+var minX = Infinity;
+for (i = 0; i < N; i++) {
+	minX = Math.min(minX, x0[i]);
+}
+var rebased = [];
+var mark = new Uint8Array(N);
+var marked = [];
+var PARENT = 1;
+var HIDE = 2;
+var STALE = 4;
+var pool = [];
+var poolX = [];
+var poolY = [];
+var poolLabel = [];
+var poolFaded = [];
+var poolUsed = 0;
+var clipRect = null;
+var cornerRx = -1;
+var cornerRy = 0;
+var rounded = [];
+var svgHeight = svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.height > 0 ?
+	svg.viewBox.baseVal.height : parseFloat(svg.getAttribute('height')) || 0;
+
+function isAncestor(a, f) {
+	return a !== f && pre[a] <= pre[f] && pre[f] < pre[a] + size[a];
+}
+
+function inZoom(f) {
+	return zoomed >= 0 && pre[f] >= pre[zoomed] && pre[f] < pre[zoomed] + size[zoomed];
+}
+
+/* Frames neither in the subtree of z nor its ancestors whose x interval
+ * still overlaps z's visibly (only possible through rounding): per row, a
+ * binary search for the frames that start left of z's right edge, then a
+ * walk to the left while they reach into z's interval. */
+function overlapping(z, r, out) {
+	var left = x0[z];
+	var right = x0[z] + w0[z];
+	for (var d = 0; d < rows.length; d++) {
+		var row = rows[d];
+		var lo = 0;
+		var hi = row.length;
+		while (lo < hi) {
+			var mid = (lo + hi) >> 1;
+			if (x0[row[mid]] < right) {
+				lo = mid + 1;
+			} else {
+				hi = mid;
+			}
+		}
+		for (var q = lo - 1, misses = 0; q >= 0 && misses < 4; q--) {
+			var f = row[q];
+			var over = (Math.min(right, x0[f] + w0[f]) - Math.max(left, x0[f])) * r;
+			if (over <= 0.001) {
+				misses++;
+			} else if (f !== z && !isAncestor(f, z) && !isAncestor(z, f)) {
+				out.push(f);
+			}
+		}
+	}
+}
+
+function setMark(f, to) {
 	var list = els[f].classList;
-	if (from === PARENT) {
+	if (mark[f] === PARENT) {
 		list.remove('parent');
-	} else if (from === HIDE) {
+	} else if (mark[f] === HIDE) {
 		list.remove('hide');
 	}
 	if (to === PARENT) {
@@ -432,110 +538,212 @@ function setClass(f, from, to) {
 	} else if (to === HIDE) {
 		list.add('hide');
 	}
+	mark[f] = to;
 }
 
-function setLabel(f, label) {
-	var t = texts[f];
+function setPoolLabel(k, x, y, label, faded) {
+	var t = pool[k];
 	if (!t) {
-		if (label === '') {
-			return;
-		}
 		t = document.createElementNS(SVG_NS, 'text');
-		t.setAttribute('x', fmt(curX[f] + 3));
-		t.setAttribute('y', fmt(y0[f] + (frameHeight - 1) / 2 + 3));
 		t.appendChild(document.createTextNode(''));
-		els[f].appendChild(t);
-		texts[f] = t;
+		zoomLabelLayer.appendChild(t);
+		pool[k] = t;
+		poolLabel[k] = '';
+		poolFaded[k] = false;
 	}
-	if (t.firstChild) {
+	if (poolX[k] !== x) {
+		t.setAttribute('x', x);
+		poolX[k] = x;
+	}
+	if (poolY[k] !== y) {
+		t.setAttribute('y', y);
+		poolY[k] = y;
+	}
+	if (poolLabel[k] !== label) {
 		t.firstChild.nodeValue = label;
-	} else {
-		t.textContent = label;
+		poolLabel[k] = label;
+	}
+	if (poolFaded[k] !== faded) {
+		t.classList.toggle('parent', faded);
+		poolFaded[k] = faded;
 	}
 }
 
-/* z < 0: the unzoomed graph, with the writer's own strings restored. */
+/* Rounded corners (a writer's rx) would be stretched by the zoom too. */
+function cornerRadius() {
+	if (cornerRx < 0) {
+		cornerRx = 0;
+		try {
+			var style = window.getComputedStyle(rects[0]);
+			cornerRx = parseFloat(style.getPropertyValue('rx')) || 0;
+			cornerRy = parseFloat(style.getPropertyValue('ry'));
+			cornerRy = isFinite(cornerRy) ? cornerRy : cornerRx;
+		} catch (e) {
+			/* no computed style: square corners assumed */
+		}
+	}
+	return cornerRx;
+}
+
+function setCorners(list, r) {
+	var q;
+	for (q = 0; q < rounded.length; q++) {
+		var rect = rects[rounded[q]];
+		rect.style.removeProperty('rx');
+		rect.style.removeProperty('ry');
+		if (!rect.getAttribute('style')) {
+			rect.removeAttribute('style');
+		}
+	}
+	rounded = list;
+	for (q = 0; q < list.length; q++) {
+		rects[list[q]].style.setProperty('rx', (cornerRx / r) + 'px');
+		rects[list[q]].style.setProperty('ry', cornerRy + 'px');
+	}
+}
+
+/* z < 0: the unzoomed graph, exactly as written. */
 function applyView(z) {
-	var f, q, ratio, lo, hi;
+	var f, q, r, w, label;
+	var marks = [];
 	var labels = [];
-	/* 1. targets, in plain JavaScript */
-	if (z < 0) {
-		tCls.fill(0);
-		tX.set(x0);
-		tW.set(w0);
-		lo = 0;
-		hi = N;
-	} else {
-		tCls.fill(HIDE);
-		ratio = fullWidth / w0[z];
-		lo = pre[z];
-		hi = pre[z] + size[z];
-		for (q = lo; q < hi; q++) {
-			f = order[q];
-			tCls[f] = 0;
-			tX[f] = xpad + (x0[f] - x0[z]) * ratio;
-			tW[f] = w0[f] * ratio;
-		}
-		for (f = parent[z]; f >= 0; f = parent[f]) {
-			tCls[f] = PARENT;
-			tX[f] = xpad;
-			tW[f] = fullWidth;
-		}
-	}
-	/* 2. labels of the visible frames; measuring only reads layout */
-	function want(f) {
-		if (z < 0) {
-			if (curLabel[f] !== origLabel[f]) {
-				labels.push(f, origLabel[f]);
-			}
-		} else if (labelWidth[f] !== tW[f]) {
-			var label = fitLabel(names[f], tW[f]);
-			labelWidth[f] = tW[f];
-			if (label !== curLabel[f]) {
-				labels.push(f, label);
-			}
-		}
-	}
-	for (q = lo; q < hi; q++) {
-		want(z < 0 ? q : order[q]);
-	}
+	var inView = [];
+	/* 1. what to mark and which labels to draw; measuring only reads */
+	var exact = false;
+	var e = 0;
+	var moves = [];
 	if (z >= 0) {
+		r = fullWidth / w0[z];
+		exact = r > EXACT_RATIO;
+		e = exact ? xpad + fullWidth + 1 - r * minX : xpad - r * x0[z];
 		for (f = parent[z]; f >= 0; f = parent[f]) {
-			want(f);
-		}
-	} else {
-		labelWidth.set(w0);
-	}
-	/* 3. writes */
-	for (f = 0; f < N; f++) {
-		if (tCls[f] !== cls[f]) {
-			setClass(f, cls[f], tCls[f]);
-			cls[f] = tCls[f];
-		}
-		if (tCls[f] === HIDE) {
-			continue;
-		}
-		if (tX[f] !== curX[f]) {
-			curX[f] = tX[f];
-			rects[f].setAttribute('x', z < 0 ? xStr[f] : fmt(tX[f]));
-			if (texts[f]) {
-				texts[f].setAttribute('x', z < 0 && textXStr[f] !== null ? textXStr[f] : fmt(tX[f] + 3));
+			marks.push(f, PARENT);
+			inView.push(f);
+			label = labelOf(f, fullWidth);
+			if (label !== '') {
+				labels.push(fmt(xpad + 3), labelY[f], label, true);
 			}
 		}
-		if (tW[f] !== curW[f]) {
-			curW[f] = tW[f];
-			rects[f].setAttribute('width', z < 0 ? wStr[f] : fmt(tW[f]));
+		if (exact) {
+			for (q = 0; q < inView.length; q++) {
+				/* ancestors: 1 px beyond both ends of the area, then clipped */
+				moves.push(inView[q], String((xpad - 1 - e) / r), String((fullWidth + 2) / r));
+			}
+		} else {
+			var hidden = [];
+			overlapping(z, r, hidden);
+			for (q = 0; q < hidden.length; q++) {
+				marks.push(hidden[q], HIDE);
+			}
+		}
+		for (q = pre[z]; q < pre[z] + size[z]; q++) {
+			f = order[q];
+			w = w0[f] * r;
+			inView.push(f);
+			if (exact) {
+				moves.push(f, String((xpad + (x0[f] - x0[z]) * r - e) / r), wStr[f]);
+			}
+			if (w >= 3 * charWidth) {
+				label = labelOf(f, w);
+				if (label !== '') {
+					labels.push(fmt(xpad + (x0[f] - x0[z]) * r + 3), labelY[f], label, false);
+				}
+			}
 		}
 	}
-	for (q = 0; q < labels.length; q += 2) {
-		setLabel(labels[q], labels[q + 1]);
-		curLabel[labels[q]] = labels[q + 1];
+	/* 2. writes: classes of the few marked frames */
+	for (q = 0; q < marked.length; q++) {
+		mark[marked[q]] |= STALE;
+	}
+	var now = [];
+	for (q = 0; q < marks.length; q += 2) {
+		f = marks[q];
+		mark[f] &= ~STALE;
+		if (mark[f] !== marks[q + 1]) {
+			setMark(f, marks[q + 1]);
+		}
+		now.push(f);
+	}
+	for (q = 0; q < marked.length; q++) {
+		f = marked[q];
+		if (mark[f] & STALE) {
+			mark[f] &= ~STALE;
+			setMark(f, 0);
+		}
+	}
+	marked = now;
+	/* the transform and the clip */
+	if (z >= 0) {
+		if (!clipRect) {
+			var defs = document.createElementNS(SVG_NS, 'defs');
+			var clip = document.createElementNS(SVG_NS, 'clipPath');
+			clipRect = document.createElementNS(SVG_NS, 'rect');
+			clip.setAttribute('id', 'fg-clip');
+			clipRect.setAttribute('y', '0');
+			clipRect.setAttribute('height', String(svgHeight));
+			clip.appendChild(clipRect);
+			defs.appendChild(clip);
+			framesGroup.parentNode.insertBefore(defs, framesGroup);
+		}
+		clipRect.setAttribute('x', String((xpad - e) / r));
+		clipRect.setAttribute('width', String(fullWidth / r));
+		framesGroup.setAttribute('transform', 'matrix(' + r + ',0,0,1,' + e + ',0)');
+		framesGroup.setAttribute('clip-path', 'url(#fg-clip)');
+		labelLayer.setAttribute('opacity', '0');
+	} else {
+		framesGroup.removeAttribute('transform');
+		framesGroup.removeAttribute('clip-path');
+		labelLayer.removeAttribute('opacity');
+	}
+	/* rects moved for precision, and those moved back */
+	for (q = 0; q < rebased.length; q++) {
+		mark[rebased[q]] |= STALE;
+	}
+	var nowRebased = [];
+	for (q = 0; q < moves.length; q += 3) {
+		f = moves[q];
+		mark[f] &= ~STALE;
+		rects[f].setAttribute('x', moves[q + 1]);
+		rects[f].setAttribute('width', moves[q + 2]);
+		nowRebased.push(f);
+	}
+	for (q = 0; q < rebased.length; q++) {
+		f = rebased[q];
+		if (mark[f] & STALE) {
+			mark[f] &= ~STALE;
+			rects[f].setAttribute('x', xStr[f]);
+			rects[f].setAttribute('width', wStr[f]);
+		}
+	}
+	rebased = nowRebased;
+	/* the labels of the view */
+	var used = 0;
+	for (q = 0; q < labels.length; q += 4) {
+		setPoolLabel(used++, labels[q], labels[q + 1], labels[q + 2], labels[q + 3]);
+	}
+	for (q = used; q < poolUsed; q++) {
+		setPoolLabel(q, poolX[q], poolY[q], '', false);
+	}
+	poolUsed = used;
+	if (N && cornerRadius() > 0) {
+		setCorners(z >= 0 ? inView : [], r);
 	}
 }
 
 /* ---- URL ----------------------------------------------------------------- */
 
-function updateUrl(changes) {
+/* history.replaceState costs milliseconds (a same-document navigation), so
+ * changes are collected and written once, after the frame that shows the
+ * new view (or after 200 ms where animation frames do not run, as in a
+ * background tab). */
+var urlChanges = null;
+
+function flushUrl() {
+	var changes = urlChanges;
+	urlChanges = null;
+	if (!changes) {
+		return;
+	}
 	try {
 		var url = new URL(window.location.href);
 		Object.keys(changes).forEach(function (key) {
@@ -553,6 +761,23 @@ function updateUrl(changes) {
 	} catch (e) {
 		/* file:// in some browsers, sandboxed frames: the view still works */
 	}
+}
+
+function updateUrl(changes) {
+	if (!urlChanges) {
+		urlChanges = {};
+		try {
+			window.requestAnimationFrame(function () {
+				window.setTimeout(flushUrl, 0);
+			});
+		} catch (e) {
+			/* no animation frames: the timer below writes it */
+		}
+		window.setTimeout(flushUrl, 200);
+	}
+	Object.keys(changes).forEach(function (key) {
+		urlChanges[key] = changes[key];
+	});
 }
 
 /* ---- zoom ---------------------------------------------------------------- */
@@ -585,10 +810,6 @@ function zoomTo(f) {
 }
 
 /* ---- details line -------------------------------------------------------- */
-
-function inZoom(f) {
-	return zoomed >= 0 && pre[f] >= pre[zoomed] && pre[f] < pre[zoomed] + size[zoomed];
-}
 
 function detailsText(f) {
 	var extra = ' | self: ' + formatCount(self[f]) + ' ' + countName + ' (' + pct(self[f], total) + ')';
@@ -643,8 +864,10 @@ function setFocus(f, shown) {
 	}
 }
 
+/* On screen: in the zoomed subtree or one of its ancestors (or anything
+ * drawn when not zoomed). */
 function visible(f) {
-	return f >= 0 && cls[f] !== HIDE && w0[f] > 0;
+	return f >= 0 && w0[f] > 0 && (zoomed < 0 || inZoom(f) || isAncestor(f, zoomed));
 }
 
 function rowNeighbour(f, step) {

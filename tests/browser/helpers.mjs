@@ -164,42 +164,179 @@ export function bigFolded(frames = 20000) {
 	return out.join('\n') + '\n';
 }
 
-// ---- the live DOM, read through the contract only ------------------------
+// ---- the live DOM, as a person sees it -----------------------------------
+//
+// A frame's geometry is where it is drawn: its rect's box mapped through
+// every transform to the root SVG's user units (as the file's coordinates),
+// clipped to the graph area [xpad, width - xpad]; frames outside it are not
+// drawn (assertMarginsClear and framesAtPoints check that independently).
+// A label is the text drawn on the frame: any rendered <text> whose anchor
+// lies inside the frame's drawn box, wherever it is in the DOM.
 
-// All frames: name (before the last " ("), title, geometry, class, label, fill.
-export function readFrames(page) {
-	return page.evaluate(() => Array.from(document.querySelectorAll('#frames rect')).map((rect) => {
-		const el = rect.parentNode;
-		const title = el.querySelector('title').textContent;
-		const text = el.querySelector('text');
-		const p = title.lastIndexOf(' (');
-		return {
-			name: p >= 0 ? title.slice(0, p) : title,
-			title,
-			x: Number(rect.getAttribute('x')),
-			y: Number(rect.getAttribute('y')),
-			width: Number(rect.getAttribute('width')),
-			cls: el.getAttribute('class') || '',
-			label: text ? text.textContent : '',
-			fill: rect.getAttribute('fill'),
-			display: getComputedStyle(el).display,
+// All frames: name (before the last " ("), title, drawn geometry (x, y,
+// width; 0 width when not drawn), shown (drawn with a positive width),
+// class, fill attribute, effective opacity, and the label drawn on it with
+// its anchor x, drawn width and scale (1: not stretched) and opacity.
+// Rejects when a rendered label sits on no drawn frame.
+export async function readFrames(page) {
+	const out = await page.evaluate(() => {
+		const svg = document.documentElement;
+		const inv = svg.getScreenCTM().inverse();
+		const xpad = Number(svg.getAttribute('data-xpad') || 10);
+		const W = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal.width : Number(svg.getAttribute('width'));
+		const r4 = (v) => Math.round(v * 1e4) / 1e4;
+		// Rendered: no display:none on the element or an ancestor (which
+		// checkVisibility() misses for SVG here), visible, not transparent.
+		const rendered = (el) => {
+			if (getComputedStyle(el).visibility !== 'visible') return false;
+			for (let e = el; e && e.nodeType === 1; e = e.parentNode) {
+				const style = getComputedStyle(e);
+				if (style.display === 'none' || Number(style.opacity) === 0) return false;
+			}
+			return true;
 		};
-	}));
+		const opacity = (el) => {
+			let o = 1;
+			for (let e = el; e && e.nodeType === 1; e = e.parentNode) o *= Number(getComputedStyle(e).opacity);
+			return r4(o);
+		};
+		// Box of a graphics element in root user units.
+		const box = (el, b) => {
+			const m = inv.multiply(el.getScreenCTM());
+			const xs = [];
+			const ys = [];
+			for (const [px, py] of [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]]) {
+				xs.push(m.a * px + m.c * py + m.e);
+				ys.push(m.b * px + m.d * py + m.f);
+			}
+			return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys), m };
+		};
+		const frames = Array.from(document.querySelectorAll('#frames rect')).map((rect) => {
+			const el = rect.parentNode;
+			const title = el.querySelector('title').textContent;
+			const p = title.lastIndexOf(' (');
+			const isShown = rendered(rect);
+			const b = isShown ? box(rect, rect.getBBox()) : null;
+			const left = b ? Math.max(b.left, xpad) : 0;
+			const right = b ? Math.min(b.right, W - xpad) : 0;
+			const width = Math.max(0, right - left);
+			return {
+				name: p >= 0 ? title.slice(0, p) : title,
+				title,
+				x: b ? r4(left) : NaN,
+				y: b ? r4(b.top) : NaN,
+				width: r4(width),
+				bottom: b ? b.bottom : NaN,
+				shown: width > 0.01, // less is no visible pixel (and float32 noise at edges)
+				cls: el.getAttribute('class') || '',
+				fill: rect.getAttribute('fill'),
+				opacity: isShown ? opacity(rect) : 0,
+				label: '',
+				labelX: null,
+				labelWidth: null,
+				labelScale: null,
+				labelOpacity: null,
+			};
+		});
+		const stray = [];
+		for (const text of document.querySelectorAll('text')) {
+			if (text.parentNode === svg || text.textContent === '' || !rendered(text)) continue;
+			const m = inv.multiply(text.getScreenCTM());
+			const tx = text.x.baseVal.length ? text.x.baseVal[0].value : 0;
+			const ty = text.y.baseVal.length ? text.y.baseVal[0].value : 0;
+			const ax = m.a * tx + m.c * ty + m.e;
+			const ay = m.b * tx + m.d * ty + m.f;
+			const on = frames.filter((f) => f.shown && ax >= f.x && ax < f.x + f.width && ay >= f.y && ay <= f.bottom);
+			if (on.length !== 1) {
+				stray.push(`"${text.textContent}" at ${r4(ax)},${r4(ay)} is on ${on.length} frames`);
+				continue;
+			}
+			const f = on[0];
+			if (f.labelX !== null) {
+				stray.push(`"${text.textContent}" is a second label on ${f.name}`);
+				continue;
+			}
+			f.label = text.textContent;
+			f.labelX = r4(ax);
+			f.labelWidth = r4(text.getComputedTextLength() * m.a);
+			f.labelScale = [r4(m.a), r4(m.b), r4(m.c), r4(m.d)].join(' ');
+			f.labelOpacity = opacity(text);
+		}
+		for (const f of frames) delete f.bottom;
+		return { frames, stray };
+	});
+	if (out.stray.length) throw new Error(`labels not on exactly one drawn frame: ${out.stray.slice(0, 5).join('; ')}`);
+	return out.frames;
 }
 
-// Client-space centre of the rect of the frame called `name`, scrolled into view.
+// Client-space centre of the drawn part of the frame called `name`,
+// scrolled into view.
 export async function centreOf(page, name) {
 	const box = await page.evaluate((n) => {
+		const svg = document.documentElement;
+		const xpad = Number(svg.getAttribute('data-xpad') || 10);
+		const W = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal.width : Number(svg.getAttribute('width'));
 		for (const rect of document.querySelectorAll('#frames rect')) {
 			const t = rect.parentNode.querySelector('title').textContent;
 			if (t.slice(0, t.lastIndexOf(' (')) === n) {
-				rect.scrollIntoView({ block: 'center', inline: 'center' });
+				rect.scrollIntoView({ block: 'center', inline: 'nearest' });
 				const b = rect.getBoundingClientRect();
-				return { x: b.x + b.width / 2, y: b.y + b.height / 2, w: b.width };
+				const m = svg.getScreenCTM();
+				const left = Math.max(b.left, m.a * xpad + m.e);
+				const right = Math.min(b.right, m.a * (W - xpad) + m.e);
+				return { x: (left + right) / 2, y: b.y + b.height / 2, w: Math.max(0, right - left) };
 			}
 		}
 		return null;
 	}, name);
 	if (!box) throw new Error(`no frame called ${name}`);
 	return box;
+}
+
+// Hit testing, as the mouse sees the graph: every 2 px along the middle of
+// each row of frames in the window, across the whole image width. Returns
+// the names of the frames found inside the graph area and those found in
+// the margins (where no frame may be).
+export function framesAtPoints(page) {
+	return page.evaluate(() => {
+		const svg = document.documentElement;
+		const xpad = Number(svg.getAttribute('data-xpad') || 10);
+		const W = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal.width : Number(svg.getAttribute('width'));
+		const m = svg.getScreenCTM();
+		const rows = new Set(Array.from(document.querySelectorAll('#frames rect'), (r) => Number(r.getAttribute('y'))));
+		const inArea = new Set();
+		const inMargin = new Set();
+		for (const y of rows) {
+			const cy = m.d * (y + 7) + m.f;
+			if (cy < 0 || cy >= window.innerHeight) continue;
+			for (let x = 0.5; x < W; x += 2) {
+				const el = document.elementFromPoint(m.a * x + m.e, cy);
+				const frame = el && el.closest('#frames > * > *');
+				if (!frame) continue;
+				const t = frame.querySelector('title').textContent;
+				const name = t.slice(0, t.lastIndexOf(' ('));
+				(x > xpad && x < W - xpad ? inArea : inMargin).add(name);
+			}
+		}
+		return { inArea: [...inArea], inMargin: [...inMargin] };
+	});
+}
+
+// Screenshots of the left and right margins beside the frames (the pixels,
+// as PNG buffers): they must not change when the graph is zoomed.
+export async function marginShots(page) {
+	const clips = await page.evaluate(() => {
+		const svg = document.documentElement;
+		const xpad = Number(svg.getAttribute('data-xpad') || 10);
+		const W = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal.width : Number(svg.getAttribute('width'));
+		window.scrollTo(0, 0);
+		const g = document.getElementById('frames').getBBox();
+		const m = svg.getScreenCTM();
+		const top = Math.max(0, m.d * g.y + m.f);
+		const bottom = Math.min(window.innerHeight, m.d * (g.y + g.height) + m.f);
+		// One pixel of the area's edge is left out: anti-aliasing at x = xpad.
+		return [[0, m.a * (xpad - 1) + m.e], [m.a * (W - xpad + 1) + m.e, m.a * W + m.e]]
+			.map(([l, r]) => ({ x: Math.ceil(l), y: Math.ceil(top), width: Math.floor(r - Math.ceil(l)), height: Math.floor(bottom - Math.ceil(top)) }));
+	});
+	return Promise.all(clips.map((clip) => page.screenshot({ clip })));
 }

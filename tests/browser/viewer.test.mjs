@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-	bigFolded, centreOf, cleanup, launch, loadPlaywright, matchedSamples, parseFolded, pathTotals,
-	readFrames, render, renderer, sumCounts,
+	bigFolded, centreOf, cleanup, framesAtPoints, launch, loadPlaywright, marginShots, matchedSamples, parseFolded,
+	pathTotals, readFrames, render, renderer, sumCounts,
 } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -109,44 +109,37 @@ async function search(page, ctx, term, key = 'Control+f') {
 	assert.equal(ctx.answers.length, 0, `the prompt was shown for ${key}`);
 }
 
-// Labels of visible frames are the name or a prefix of it plus "..", and
-// their drawn text fits inside the rect.
-async function assertLabelsFit(page) {
-	const bad = await page.evaluate(() => {
-		const out = [];
-		for (const rect of document.querySelectorAll('#frames rect')) {
-			const el = rect.parentNode;
-			if (getComputedStyle(el).display === 'none') continue;
-			const text = el.querySelector('text');
-			if (!text || text.textContent === '') continue;
-			const t = el.querySelector('title').textContent;
-			const name = t.slice(0, t.lastIndexOf(' ('));
-			const label = text.textContent;
-			const prefix = label.endsWith('..') && label !== name ? label.slice(0, -2) : label;
-			const last = prefix.charCodeAt(prefix.length - 1);
-			if (!name.startsWith(prefix)) out.push(`${label} is not a prefix of ${name}`);
-			else if (last >= 0xd800 && last <= 0xdbff) out.push(`${label} ends inside a surrogate pair`);
-			else if (text.getComputedTextLength() > Number(rect.getAttribute('width')) - 2) {
-				out.push(`${label} (${text.getComputedTextLength()} px) overflows ${rect.getAttribute('width')} px`);
-			}
-			if (name.length * 12 <= Number(rect.getAttribute('width')) - 4 && label !== name) {
-				out.push(`${label} is cut although ${name} fits`);
-			}
-			if (Math.abs(Number(text.getAttribute('x')) - Number(rect.getAttribute('x')) - 3) > 0.02) {
-				out.push(`${label} is not at rect x + 3`);
-			}
+// Labels drawn on frames are the name or a prefix of it plus "..", drawn
+// unstretched at the frame's left edge + 3 and inside the frame, with the
+// frame's opacity; a frame wide enough for its whole name shows it.
+async function assertLabelsFit(page, frames) {
+	frames = frames || await readFrames(page);
+	const bad = [];
+	for (const f of frames) {
+		if (f.label === '') {
+			if (f.shown && f.name.length * 12 <= f.width - 4) bad.push(`${f.name} has no label although it fits`);
+			continue;
 		}
-		return out;
-	});
+		const { name, label } = f;
+		const prefix = label.endsWith('..') && label !== name ? label.slice(0, -2) : label;
+		const last = prefix.charCodeAt(prefix.length - 1);
+		if (!name.startsWith(prefix)) bad.push(`${label} is not a prefix of ${name}`);
+		else if (last >= 0xd800 && last <= 0xdbff) bad.push(`${label} ends inside a surrogate pair`);
+		else if (f.labelWidth > f.width - 2) bad.push(`${label} (${f.labelWidth} px) overflows ${f.width} px`);
+		if (name.length * 12 <= f.width - 4 && label !== name) bad.push(`${label} is cut although ${name} fits`);
+		if (Math.abs(f.labelX - f.x - 3) > 0.02) bad.push(`${label} is at ${f.labelX}, not at ${f.x} + 3`);
+		if (f.labelScale !== '1 0 0 1') bad.push(`${label} is drawn transformed (${f.labelScale})`);
+		if (Math.abs(f.labelOpacity - f.opacity) > 1e-3) bad.push(`${label} has opacity ${f.labelOpacity}, its frame ${f.opacity}`);
+	}
 	assert.deepEqual(bad, []);
 }
 
 // Zoomed to `name` (its first frame in document order): it spans the full
-// width, its ancestors are faded and stretched, frames outside its subtree
-// are hidden, its descendants are scaled. Which frame is which is decided
-// from the unzoomed geometry: ancestors are the frames of shallower rows
-// whose interval holds the target, the subtree the frames of deeper rows
-// inside its interval.
+// width, its ancestors are faded and span the full width, frames outside
+// its subtree are not drawn, its descendants are scaled. Which frame is
+// which is decided from the unzoomed geometry: ancestors are the frames of
+// shallower rows whose interval holds the target, the subtree the frames
+// of deeper rows inside its interval. Geometry is as drawn (readFrames).
 function assertZoomed(before, after, name) {
 	const target = byName(before, name);
 	const root = byName(before, 'all');
@@ -162,17 +155,21 @@ function assertZoomed(before, after, name) {
 		const holds = b.x <= target.x + eps && b.x + b.width >= target.x + target.width - eps;
 		if (deeper(target, b) && holds) {
 			assert.match(a.cls, /\bparent\b/, `${a.name} is a faded ancestor`);
-			assert.notEqual(a.display, 'none');
+			assert.ok(a.shown, `${a.name} is drawn`);
+			assert.ok(a.opacity < 1, `${a.name} is faded (opacity ${a.opacity})`);
 			near(a.x, 10, eps, `${a.name} x`);
 			near(a.width, FULL, eps, `${a.name} width`);
+			near(a.y, b.y, eps, `${a.name} y`);
 		} else if (b === target || (deeper(b, target) && inside)) {
 			assert.doesNotMatch(a.cls, /\b(hide|parent)\b/, `${a.name} is shown`);
-			assert.notEqual(a.display, 'none');
+			assert.ok(a.shown || b.width * ratio < eps, `${a.name} is drawn`);
+			assert.equal(a.opacity, 1, `${a.name} is not faded`);
 			near(a.x, 10 + (b.x - target.x) * ratio, eps, `${a.name} x`);
 			near(a.width, b.width * ratio, eps, `${a.name} width`);
+			near(a.y, b.y, eps, `${a.name} y`);
 		} else {
-			assert.match(a.cls, /\bhide\b/, `${a.name} is hidden`);
-			assert.equal(a.display, 'none', `${a.name} is not displayed`);
+			assert.ok(!a.shown, `${a.name} is not drawn (x ${a.x}, width ${a.width})`);
+			assert.equal(a.label, '', `${a.name} has no label`);
 		}
 	}
 	const t = after[before.indexOf(target)];
@@ -180,9 +177,22 @@ function assertZoomed(before, after, name) {
 	near(t.width, FULL, eps, `${name} width`);
 }
 
+// The mouse finds only the zoomed subtree and its ancestors, and nothing
+// in the margins.
+async function assertHits(page, before, name) {
+	const target = byName(before, name);
+	const eps = 0.05;
+	const allowed = new Set(before.filter((b) => (b.x >= target.x - eps && b.x + b.width <= target.x + target.width + eps) ||
+		(b.x <= target.x + eps && b.x + b.width >= target.x + target.width - eps)).map((b) => b.name));
+	const hits = await framesAtPoints(page);
+	assert.deepEqual(hits.inMargin, [], 'no frame in the margins');
+	assert.ok(hits.inArea.includes(name), `${name} is found by the mouse`);
+	assert.deepEqual(hits.inArea.filter((n) => !allowed.has(n)), [], 'only the subtree and its ancestors are found');
+}
+
 function assertRestored(before, after) {
-	assert.deepEqual(after.map((f) => [f.name, f.x, f.y, f.width, f.cls, f.label]),
-		before.map((f) => [f.name, f.x, f.y, f.width, f.cls, f.label]));
+	const key = (f) => [f.name, f.x, f.y, f.width, f.shown, f.cls, f.label, f.labelX, f.opacity];
+	assert.deepEqual(after.map(key), before.map(key));
 }
 
 async function matchedPercent(page) {
@@ -195,6 +205,14 @@ async function matchedPercent(page) {
 function expectedMatched(re, lines = LINES) {
 	const p = 100 * matchedSamples(lines, re) / sumCounts(lines);
 	return p === 100 ? '100' : p.toFixed(1);
+}
+
+// The page's URL once the viewer has written its state: it does that after
+// the frame that shows a change (history.replaceState is slow), so this
+// waits for the next frame and two tasks.
+async function pageUrl(page) {
+	return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() =>
+		setTimeout(() => setTimeout(() => resolve(window.location.href), 0), 0))));
 }
 
 function hasParam(url, key) {
@@ -272,10 +290,17 @@ if (pw.skip) {
 		test('click zooms: full width, ancestors faded, others hidden, labels re-fitted', async () => {
 			await withPage(normal.url, async (page) => {
 				const before = await readFrames(page);
+				const margins = await marginShots(page);
 				assert.equal(await page.getAttribute('#unzoom', 'class'), 'hide');
 				await clickFrame(page, 'compute');
 				const after = await readFrames(page);
 				assertZoomed(before, after, 'compute');
+				await assertHits(page, before, 'compute');
+				const zoomedMargins = await marginShots(page);
+				assert.ok(margins.every((m, i) => m.equals(zoomedMargins[i])), 'nothing is drawn in the margins');
+				// The hover outline keeps its width: it is not scaled with the frames.
+				assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#frames :hover > rect')).vectorEffect),
+					'non-scaling-stroke');
 				assert.doesNotMatch(await page.getAttribute('#unzoom', 'class'), /hide/);
 				assert.notEqual(await page.$eval('#unzoom', (e) => getComputedStyle(e).display), 'none');
 				assert.equal(byName(after, 'kernel_alpha').label, 'kernel_alpha');
@@ -285,7 +310,7 @@ if (pw.skip) {
 				const text = await details(page);
 				assert.ok(text.includes(`${fmtPct(40, 75)}% of zoom`), text);
 				// The zoom is in the URL as the frame's original x and y.
-				const url = new URL(page.url());
+				const url = new URL(await pageUrl(page));
 				const target = byName(before, 'compute');
 				assert.equal(Number(url.searchParams.get('x')), target.x);
 				assert.equal(Number(url.searchParams.get('y')), target.y);
@@ -312,6 +337,7 @@ if (pw.skip) {
 				const before = await readFrames(page);
 				await clickFrame(page, 'io');
 				const zoomed = await readFrames(page);
+				await pageUrl(page);
 				await page.reload();
 				const reloaded = await readFrames(page);
 				assertZoomed(before, reloaded, 'io');
@@ -333,7 +359,8 @@ if (pw.skip) {
 					else await clickFrame(page, 'all');
 					assertRestored(before, await readFrames(page));
 					assert.equal(await page.getAttribute('#unzoom', 'class'), 'hide', how);
-					assert.ok(!hasParam(page.url(), 'x') && !hasParam(page.url(), 'y'), `${how}: URL has no zoom`);
+					const url = await pageUrl(page);
+					assert.ok(!hasParam(url, 'x') && !hasParam(url, 'y'), `${how}: URL has no zoom`);
 				}
 			});
 		});
@@ -360,7 +387,7 @@ if (pw.skip) {
 					const m = await matchedPercent(page);
 					assert.equal(m.value, expectedMatched(re), `Matched for ${term}`);
 					assert.ok(m.text.includes(`/${term}/`), `the term is shown: ${m.text}`);
-					assert.equal(new URL(page.url()).searchParams.get('s'), term);
+					assert.equal(new URL(await pageUrl(page)).searchParams.get('s'), term);
 				}
 				assert.match(ctx.prompts[0].message, /regexp/);
 				assert.equal(ctx.prompts[1].value, '^kernel', 'the prompt offers the active term');
@@ -379,7 +406,7 @@ if (pw.skip) {
 				await page.click('#clear-search');
 				assert.ok((await readFrames(page)).every((f) => f.fill === null), 'fills removed');
 				assert.equal(await page.textContent('#matched'), ' ');
-				assert.ok(!hasParam(page.url(), 's'));
+				assert.ok(!hasParam(await pageUrl(page), 's'));
 				// Clicking Search opens the prompt too; cancelling changes nothing.
 				await page.click('#search');
 				assert.equal(ctx.prompts.length, 3);
@@ -426,6 +453,7 @@ if (pw.skip) {
 				await clickFrame(page, 'compute');
 				await search(page, ctx, 'kernel');
 				const before = await readFrames(page);
+				await pageUrl(page);
 				await page.reload();
 				assert.deepEqual(await readFrames(page), before);
 				assert.equal((await matchedPercent(page)).value, expectedMatched(/kernel/), 'of the whole graph');
@@ -504,7 +532,9 @@ if (pw.skip) {
 				assert.ok((await details(page)).includes('self: 10 samples'));
 				await clickFrame(page, 'compute');
 				assertZoomed(before, await readFrames(page), 'compute');
+				await assertHits(page, before, 'compute');
 				await assertLabelsFit(page);
+				await pageUrl(page);
 				await page.reload();
 				assertZoomed(before, await readFrames(page), 'compute');
 				await page.keyboard.press('Escape');
@@ -553,7 +583,7 @@ if (pw.skip) {
 				assertRestored(before, await readFrames(page));
 				await clickFrame(page, 'kernel_alpha', { modifiers: ['Alt'] });
 				assertZoomed(before, await readFrames(page), 'kernel_alpha');
-				assert.equal(new URL(page.url()).pathname, new URL(linked.url).pathname);
+				assert.equal(new URL(await pageUrl(page)).pathname, new URL(linked.url).pathname);
 				await page.keyboard.press('Escape');
 				// The first arrow key shows the focus on the last clicked frame.
 				await page.keyboard.press('ArrowLeft');
@@ -649,6 +679,7 @@ if (pw.skip) {
 				assert.equal(await page.evaluate(() => document.querySelectorAll('script').length), 1);
 				await clickFrame(page, 'deep150');
 				assertZoomed(before, await readFrames(page), 'deep150');
+				await assertHits(page, before, 'deep150');
 				await hover(page, 'deep299');
 				assert.ok((await details(page)).startsWith('Function: deep299 (5 samples'));
 				await page.keyboard.press('Escape');
@@ -663,10 +694,67 @@ if (pw.skip) {
 					assert.deepEqual(hits.sort(), before.map((f) => f.name).filter((n) => re.test(n)).sort(), term);
 					assert.equal((await matchedPercent(page)).value, expectedMatched(re, lines), term);
 				}
+				await pageUrl(page);
 				await page.reload();
-				assert.equal(new URL(page.url()).searchParams.get('s'), '"quoted"');
+				assert.equal(new URL(await pageUrl(page)).searchParams.get('s'), '"quoted"');
 				assert.equal((await readFrames(page)).filter((f) => f.fill === SEARCH_FILL).length, 1);
 				assert.ok(ctx.prompts.every((p) => p.type === 'prompt'), 'no alert ran');
+			});
+		});
+
+		test('extreme zoom ratios stay exact: a 0.2 px frame fills the width, its neighbours stay out', async () => {
+			// Frames of 0.1 and 0.2 px (ratio 5900) among many neighbours.
+			const lines = ['main;big 9000'];
+			for (let i = 0; i < 50; i++) lines.push(`main;n${String(i).padStart(2, '0')};leaf${i} 1`);
+			lines.push('main;zz_target;child 1');
+			for (let i = 0; i < 50; i++) lines.push(`main;p${String(i).padStart(2, '0')};q${i} 1`);
+			lines.push('other 800');
+			const tiny = render('tiny', lines.join('\n') + '\n', { extra: ['--hash'] });
+			await withPage(tiny.url, async (page) => {
+				const before = await readFrames(page);
+				assert.equal(byName(before, 'zz_target').width, 0.2);
+				const margins = await marginShots(page);
+				for (const [name, via] of [['zz_target', 'click'], ['main', 'click'], ['n49', 'url'], ['zz_target', 'url']]) {
+					if (via === 'click') await clickFrame(page, name);
+					else await page.goto(`${tiny.url}?x=${byName(before, name).x}&y=${byName(before, name).y}`);
+					const after = await readFrames(page);
+					assertZoomed(before, after, name);
+					await assertHits(page, before, name);
+					await assertLabelsFit(page, after);
+					const shots = await marginShots(page);
+					assert.ok(margins.every((m, i) => m.equals(shots[i])), `${name}: nothing is drawn in the margins`);
+				}
+				await page.keyboard.press('Escape');
+				assertRestored(before, await readFrames(page));
+			});
+		});
+
+		test('rounded corners (a writer rx) stay round when zoomed', async () => {
+			const round = normal.file.replace(/\.svg$/, '-round.svg');
+			writeFileSync(round, readFileSync(normal.file, 'utf8').replace('</style>', '#frames rect{rx:2px;ry:2px}\n</style>'));
+			await withPage(pathToFileURL(round).href, async (page) => {
+				// Corner radii as drawn: the rect's rx, ry through its transform.
+				const corners = () => page.evaluate(() => Object.fromEntries(Array.from(document.querySelectorAll('#frames rect'), (rect) => {
+					const m = document.documentElement.getScreenCTM().inverse().multiply(rect.getScreenCTM());
+					const style = getComputedStyle(rect);
+					const t = rect.parentNode.querySelector('title').textContent;
+					return [t.slice(0, t.lastIndexOf(' (')), [parseFloat(style.rx) * m.a, parseFloat(style.ry) * m.d]];
+				})));
+				const before = await readFrames(page);
+				for (const name of ['compute', 'kernel_alpha', 'write_block']) {
+					if (name === 'write_block') await page.keyboard.press('Escape');
+					await clickFrame(page, name);
+					const frames = await readFrames(page);
+					assertZoomed(before, frames, name);
+					const drawn = await corners();
+					for (const f of frames.filter((x) => x.shown)) {
+						near(drawn[f.name][0], 2, 0.01, `${name}: ${f.name} rx`);
+						near(drawn[f.name][1], 2, 0.01, `${name}: ${f.name} ry`);
+					}
+				}
+				await page.keyboard.press('Escape');
+				assertRestored(before, await readFrames(page));
+				assert.equal(await page.evaluate(() => document.querySelectorAll('#frames rect[style]').length), 0, 'no inline style left');
 			});
 		});
 
@@ -690,8 +778,10 @@ if (pw.skip) {
 					return -1;
 				}, name);
 				assert.ok(ms >= 0 && ms < 1000, `zoom took ${ms} ms`);
-				assertZoomed(before, await readFrames(page), name);
-				await assertLabelsFit(page);
+				const after = await readFrames(page);
+				assertZoomed(before, after, name);
+				await assertHits(page, before, name);
+				await assertLabelsFit(page, after);
 				await page.screenshot({ path: join(outDir, 'big-zoomed.png') });
 				await page.keyboard.press('Escape');
 				assertRestored(before, await readFrames(page));
