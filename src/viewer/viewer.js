@@ -396,16 +396,22 @@ function fitLabel(name, w) {
 	if (name.length * fontSize <= avail) {
 		return name;
 	}
+	return fitText(name, avail);
+}
+
+/* s if it is at most avail px wide, else its longest prefix that is with
+ * "..", or '' when not even one character is. */
+function fitText(s, avail) {
 	try {
-		if (measureFull(name) <= avail) {
-			return name;
+		if (measureFull(s) <= avail) {
+			return s;
 		}
 		if (dotsWidth < 0) {
 			dotsWidth = measureFull('..');
 		}
-		setMeasured(name);
+		setMeasured(s);
 		var lo = 0;
-		var hi = name.length - 1;
+		var hi = s.length - 1;
 		while (lo < hi) {
 			var mid = (lo + hi + 1) >> 1;
 			if (measurer.getSubStringLength(0, mid) + dotsWidth <= avail) {
@@ -414,21 +420,31 @@ function fitLabel(name, w) {
 				hi = mid - 1;
 			}
 		}
-		if (lo > 0 && isHighSurrogate(name, lo - 1)) {
+		if (lo > 0 && isHighSurrogate(s, lo - 1)) {
 			lo--;
 		}
-		return lo > 0 ? name.slice(0, lo) + '..' : '';
+		return lo > 0 ? s.slice(0, lo) + '..' : '';
 	} catch (e) {
 		/* No layout (e.g. display:none document): estimate like the server. */
-		var chars = Math.floor(w / charWidth);
-		if (name.length <= chars) {
-			return name;
+		var chars = Math.floor((avail + 4) / charWidth);
+		if (s.length <= chars) {
+			return s;
 		}
 		chars -= 2;
-		if (chars > 0 && isHighSurrogate(name, chars - 1)) {
+		if (chars > 0 && isHighSurrogate(s, chars - 1)) {
 			chars--;
 		}
-		return chars > 0 ? name.slice(0, chars) + '..' : '';
+		return chars > 0 ? s.slice(0, chars) + '..' : '';
+	}
+}
+
+/* Width of s drawn in the labels' (and the details line's) font. */
+function textWidth(s) {
+	try {
+		setMeasured(s);
+		return measurer.getComputedTextLength();
+	} catch (e) {
+		return s.length * charWidth;
 	}
 }
 
@@ -811,24 +827,55 @@ function zoomTo(f) {
 
 /* ---- details line -------------------------------------------------------- */
 
-function detailsText(f) {
-	var extra = ' | self: ' + formatCount(self[f]) + ' ' + countName + ' (' + pct(self[f], total) + ')';
-	if (zoomed >= 0 && inZoom(f)) {
-		extra += ' | ' + pct(count[f], count[zoomed]) + ' of zoom';
-	}
-	var title = titles[f];
-	var name = names[f];
-	/* Keep clear of #matched, at the other end of the same line. */
-	var room = Math.floor((fullWidth - (matchedEl ? matchedEl.textContent.length + 2 : 0) * charWidth) / charWidth);
-	var over = nameType.length + 1 + title.length + extra.length - room;
-	if (over > 0 && name.length > 0) {
-		var keep = name.length - over - 2;
-		if (keep > 0 && isHighSurrogate(name, keep - 1)) {
-			keep--;
+/* Room for the details line: from its x to the image's right padding, or
+ * to a gap before #matched (right-aligned on the same line) when that
+ * shows something and is not to be covered. */
+var measuredMatched = null;
+var measuredMatchedWidth = 0;
+
+function detailsRoom(besideMatched) {
+	var left = detailsEl ? parseFloat(detailsEl.getAttribute('x')) : xpad;
+	var right = svgWidth - xpad;
+	var m = matchedEl ? matchedEl.textContent : '';
+	if (besideMatched && m.trim() !== '') {
+		if (m !== measuredMatched) {
+			measuredMatchedWidth = textWidth(m);
+			measuredMatched = m;
 		}
-		title = (keep > 0 ? name.slice(0, keep) : '') + '..' + title.slice(name.length);
+		right -= measuredMatchedWidth + 2 * charWidth;
 	}
-	return nameType + ' ' + title + extra;
+	return right - (isFinite(left) ? left : xpad);
+}
+
+/* "NAMETYPE NAME INFO | self: ... | P% of zoom" in room px, where INFO is
+ * the title after the name: samples, percentage and, for differential
+ * graphs, the change (before, after and "only before/after" with
+ * --diff-union). INFO is always shown whole. When the line does not fit,
+ * the name is shortened to no less than DETAILS_NAME characters, then the
+ * zoom share and the self samples go, then NAMETYPE, then the name
+ * shrinks to "..". Widths are measured. null: not even that fits. */
+var DETAILS_NAME = 20;
+
+function detailsText(f, room) {
+	var name = names[f];
+	var info = titles[f].slice(name.length);
+	var selfPart = ' | self: ' + formatCount(self[f]) + ' ' + countName + ' (' + pct(self[f], total) + ')';
+	var share = zoomed >= 0 && inZoom(f) ? ' | ' + pct(count[f], count[zoomed]) + ' of zoom' : '';
+	var prefix = nameType + ' ';
+	var line = prefix + name + info + selfPart + share;
+	if (textWidth(line) <= room) {
+		return line;
+	}
+	var forms = [[prefix, info + selfPart + share, DETAILS_NAME], [prefix, info + selfPart, DETAILS_NAME],
+		[prefix, info, DETAILS_NAME], ['', info, 1]];
+	for (var q = 0; q < forms.length; q++) {
+		var rest = room - textWidth(forms[q][0] + forms[q][1]);
+		var short = rest > 0 ? fitText(name, rest) : '';
+		if (short === name || (short !== '' && short.length - 2 >= Math.min(forms[q][2], name.length))) {
+			return forms[q][0] + short + forms[q][1];
+		}
+	}
+	return textWidth('..' + info) <= room ? '..' + info : null;
 }
 
 function setText(el, s) {
@@ -837,12 +884,45 @@ function setText(el, s) {
 	}
 }
 
+/* The frame whose details are shown, or -1. Where even the shortest form
+ * does not fit beside #matched (narrow images, long search terms), the
+ * details cover it: #matched is hidden (class fg-covered) meanwhile. */
+var detailsFrame = -1;
+
 function showDetails(f) {
-	setText(detailsEl, detailsText(f));
+	var s = detailsText(f, detailsRoom(true));
+	var covers = s === null;
+	if (covers) {
+		s = detailsText(f, detailsRoom(false));
+		if (s === null) {
+			s = '..' + titles[f].slice(names[f].length);
+		}
+	}
+	detailsFrame = f;
+	setText(detailsEl, s);
+	if (matchedEl) {
+		matchedEl.classList.toggle('fg-covered', covers);
+	}
 }
 
 function clearDetails() {
-	setText(detailsEl, focusShown && focused >= 0 ? detailsText(focused) : ' ');
+	if (focusShown && focused >= 0) {
+		showDetails(focused);
+		return;
+	}
+	detailsFrame = -1;
+	setText(detailsEl, ' ');
+	if (matchedEl) {
+		matchedEl.classList.remove('fg-covered');
+	}
+}
+
+/* #matched changed: the details line may have more or less room now. */
+function setMatched(s) {
+	setText(matchedEl, s);
+	if (detailsFrame >= 0) {
+		showDetails(detailsFrame);
+	}
 }
 
 /* ---- keyboard focus ------------------------------------------------------ */
@@ -974,7 +1054,7 @@ function runSearch(term) {
 		rects[matches[q]].setAttribute('fill', SEARCH_FILL);
 	}
 	highlighted = matches.slice();
-	setText(matchedEl, matchedText());
+	setMatched(matchedText());
 	if (searchEl) {
 		searchEl.classList.add('show');
 	}
@@ -990,7 +1070,7 @@ function clearSearch() {
 	searchRe = null;
 	matches = [];
 	matchPos = -1;
-	setText(matchedEl, ' ');
+	setMatched(' ');
 	if (searchEl) {
 		searchEl.classList.remove('show');
 	}
@@ -1055,7 +1135,7 @@ function gotoMatch(step) {
 	matchPos = q;
 	zoomTo(matches[q]);
 	setFocus(matches[q], true);
-	setText(matchedEl, matchedText());
+	setMatched(matchedText());
 }
 
 /* ---- controls created here: previous/next match and clear search ---------- */

@@ -95,6 +95,18 @@ export function render(name, folded, opts = {}) {
 	return { file: output, url: pathToFileURL(output).href };
 }
 
+// fg-diff BEFORE AFTER from beside fg-render ("STACK BEFORE AFTER" lines),
+// or null when there is no fg-diff (the Python stand-in).
+export function fgDiff(beforeFile, afterFile) {
+	const r = renderer();
+	const path = join(dirname(r.path), 'fg-diff');
+	if (r.kind !== 'fg-render' || !executable(path)) return null;
+	const res = spawnSync(path, [beforeFile, afterFile], { encoding: 'utf8' });
+	if (res.error) throw res.error;
+	if (res.status !== 0) throw new Error(`fg-diff failed (${res.status}): ${res.stderr}`);
+	return res.stdout;
+}
+
 // ---- expectations from the folded input ---------------------------------
 
 // Parses folded text into lines [{frames, count}] (the last count of a line

@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-	bigFolded, centreOf, cleanup, framesAtPoints, launch, loadPlaywright, marginShots, matchedSamples, parseFolded,
-	pathTotals, readFrames, render, renderer, sumCounts,
+	bigFolded, centreOf, cleanup, fgDiff, framesAtPoints, launch, loadPlaywright, marginShots, matchedSamples,
+	parseFolded, pathTotals, readFrames, render, renderer, sumCounts,
 } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -146,7 +146,8 @@ function assertZoomed(before, after, name) {
 	const up = root.y > target.y ? 1 : -1;
 	const deeper = (a, b) => up * (b.y - a.y) > 0.5;
 	const eps = 0.05;
-	const ratio = FULL / target.width;
+	const full = root.width; // the graph area: the root spans it
+	const ratio = full / target.width;
 	for (let i = 0; i < before.length; i++) {
 		const b = before[i];
 		const a = after[i];
@@ -158,7 +159,7 @@ function assertZoomed(before, after, name) {
 			assert.ok(a.shown, `${a.name} is drawn`);
 			assert.ok(a.opacity < 1, `${a.name} is faded (opacity ${a.opacity})`);
 			near(a.x, 10, eps, `${a.name} x`);
-			near(a.width, FULL, eps, `${a.name} width`);
+			near(a.width, full, eps, `${a.name} width`);
 			near(a.y, b.y, eps, `${a.name} y`);
 		} else if (b === target || (deeper(b, target) && inside)) {
 			assert.doesNotMatch(a.cls, /\b(hide|parent)\b/, `${a.name} is shown`);
@@ -174,7 +175,7 @@ function assertZoomed(before, after, name) {
 	}
 	const t = after[before.indexOf(target)];
 	near(t.x, 10, eps, `${name} x`);
-	near(t.width, FULL, eps, `${name} width`);
+	near(t.width, full, eps, `${name} width`);
 }
 
 // The mouse finds only the zoomed subtree and its ancestors, and nothing
@@ -606,6 +607,87 @@ if (pw.skip) {
 				await search(page, ctx, 'kernel');
 				assert.equal((await matchedPercent(page)).value, expectedMatched(/kernel/));
 			});
+		});
+
+		test('--diff-union: a path present only before is drawn, says so, and zooms', async (t) => {
+			const fixtures = join(here, '..', 'fixtures', 'diff');
+			const diffed = fgDiff(join(fixtures, 'before.folded'), join(fixtures, 'after.folded'));
+			if (diffed === null) {
+				t.skip('no fg-diff beside the renderer');
+				return;
+			}
+			// Expected widths: each path's max(before, after) plus its children's.
+			const own = new Map();
+			for (const line of diffed.trim().split('\n')) {
+				const [, stack, b, a] = /^(.*) (\S+) (\S+)$/.exec(line);
+				own.set(stack, [Number(b), Number(a)]);
+			}
+			const union = (path) => Math.max(...(own.get(path) || [0, 0])) +
+				[...new Set([...own.keys()].filter((k) => k.startsWith(path + ';'))
+					.map((k) => path + ';' + k.slice(path.length + 1).split(';')[0]))].reduce((sum, c) => sum + union(c), 0);
+			const total = union('main') + union('x');
+			const info = (page, name) => page.evaluate((n) => {
+				for (const rect of document.querySelectorAll('#frames rect')) {
+					const title = rect.parentNode.querySelector('title').textContent;
+					if (title.slice(0, title.lastIndexOf(' (')) === n) return { title, fill: getComputedStyle(rect).fill };
+				}
+				return null;
+			}, name);
+			for (const width of [WIDTH, 600]) {
+				const svg = render(`union-${width}`, diffed, { width, extra: ['--diff-union'] });
+				await withPage(svg.url, async (page, ctx) => {
+					assert.equal(await page.getAttribute(':root', 'data-diff'), 'union');
+					const before = await readFrames(page);
+					const gone = byName(before, 'gone');
+					assert.ok(gone.shown, 'gone is drawn');
+					near(gone.width, (width - 20) * union('main;gone') / total, 0.1, 'gone width');
+					const goneInfo = await info(page, 'gone');
+					assert.match(goneInfo.title, /^gone \(14 samples, [0-9.]+%; before 14, after 0, only before; -[0-9.]+%\)$/);
+					assert.equal(goneInfo.fill, 'rgb(180, 180, 210)', 'only-before colour #b4b4d2');
+					const newInfo = await info(page, 'new_path');
+					assert.match(newInfo.title, /^new_path \(7 samples, [0-9.]+%; before 0, after 7, only after; \+[0-9.]+%\)$/);
+					assert.equal(newInfo.fill, 'rgb(210, 200, 160)', 'only-after colour #d2c8a0');
+					// The details line shows the whole title after the name, and
+					// stays clear of #matched and inside the image.
+					const detailsShown = async (name, title) => {
+						await hover(page, name);
+						const text = await details(page);
+						assert.ok(text.includes(title.slice(name.length)), `${width} px: "${text}" shows all of "${title}"`);
+						const boxes = await page.evaluate(() => {
+							const d = document.getElementById('details');
+							const m = document.getElementById('matched');
+							return { right: d.getBBox().x + d.getBBox().width, matched: m.getBBox().x,
+								matchedShown: getComputedStyle(m).visibility === 'visible' && m.textContent.trim() !== '' };
+						});
+						assert.ok(boxes.right <= width - 10, `${width} px: details end at ${boxes.right}`);
+						if (boxes.matchedShown) assert.ok(boxes.right < boxes.matched, `${width} px: details end at ${boxes.right}, Matched starts at ${boxes.matched}`);
+						return text;
+					};
+					let text = await detailsShown('gone', goneInfo.title);
+					assert.ok(text.includes('only before') && text.includes('before 14'), text);
+					await page.screenshot({ path: join(outDir, `diff-union-${width}.png`) });
+					text = await detailsShown('new_path', newInfo.title);
+					assert.ok(text.includes('only after') && text.includes('after 7'), text);
+					// Zooming into the vanished path.
+					await clickFrame(page, 'gone');
+					const after = await readFrames(page);
+					assertZoomed(before, after, 'gone');
+					await assertHits(page, before, 'gone');
+					await assertLabelsFit(page, after);
+					assert.ok(byName(after, 'deeper').shown, 'its child is drawn');
+					text = await detailsShown('deeper', (await info(page, 'deeper')).title);
+					assert.ok(text.includes('before 4, after 0, only before'), text);
+					await page.screenshot({ path: join(outDir, `diff-union-${width}-zoomed.png`) });
+					// With a search, Matched takes part of the line.
+					await search(page, ctx, 'gone|new_path|deeper');
+					await detailsShown('gone', goneInfo.title);
+					await page.keyboard.press('Escape');
+					await detailsShown('new_path', newInfo.title);
+					await page.mouse.move(5, 5);
+					assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('matched')).visibility), 'visible',
+						'Matched shows again when the details are cleared');
+				});
+			}
 		});
 
 		test('dark mode darkens the page but keeps frame colours', async () => {
