@@ -804,9 +804,15 @@ function showElement(el, shown) {
 	}
 }
 
-function resetZoom() {
-	applyView(-1);
+/* The details of frame d (when d >= 0), which the caller shows next, are
+ * measured first, while the document is still clean, so no layout is
+ * forced between the writes. */
+function resetZoom(d) {
 	zoomed = -1;
+	if (d >= 0) {
+		detailsFor(d);
+	}
+	applyView(-1);
 	showElement(unzoomEl, false);
 	updateUrl({x: null, y: null});
 }
@@ -816,11 +822,12 @@ function zoomTo(f) {
 		return;
 	}
 	if (parent[f] < 0) {
-		resetZoom();
+		resetZoom(f);
 		return;
 	}
-	applyView(f);
 	zoomed = f;
+	detailsFor(f);
+	applyView(f);
 	showElement(unzoomEl, true);
 	updateUrl({x: xStr[f], y: yStr[f]});
 }
@@ -886,22 +893,36 @@ function setText(el, s) {
 
 /* The frame whose details are shown, or -1. Where even the shortest form
  * does not fit beside #matched (narrow images, long search terms), the
- * details cover it: #matched is hidden (class fg-covered) meanwhile. */
+ * details cover it: #matched is hidden (class fg-covered) meanwhile.
+ * detailsFor() measures, and keeps the result for the same frame, zoom and
+ * #matched text. */
 var detailsFrame = -1;
+var detailsKey = null;
+var detailsValue = ' ';
+var detailsCovers = false;
+
+function detailsFor(f) {
+	var key = f + ' ' + zoomed + ' ' + (matchedEl ? matchedEl.textContent : '');
+	if (key !== detailsKey) {
+		var s = detailsText(f, detailsRoom(true));
+		detailsCovers = s === null;
+		if (detailsCovers) {
+			s = detailsText(f, detailsRoom(false));
+			if (s === null) {
+				s = '..' + titles[f].slice(names[f].length);
+			}
+		}
+		detailsValue = s;
+		detailsKey = key;
+	}
+}
 
 function showDetails(f) {
-	var s = detailsText(f, detailsRoom(true));
-	var covers = s === null;
-	if (covers) {
-		s = detailsText(f, detailsRoom(false));
-		if (s === null) {
-			s = '..' + titles[f].slice(names[f].length);
-		}
-	}
+	detailsFor(f);
 	detailsFrame = f;
-	setText(detailsEl, s);
+	setText(detailsEl, detailsValue);
 	if (matchedEl) {
-		matchedEl.classList.toggle('fg-covered', covers);
+		matchedEl.classList.toggle('fg-covered', detailsCovers);
 	}
 }
 
@@ -1133,9 +1154,9 @@ function gotoMatch(step) {
 		q = q < 0 ? matches.length - 1 : q;
 	}
 	matchPos = q;
+	setText(matchedEl, matchedText());
 	zoomTo(matches[q]);
 	setFocus(matches[q], true);
-	setMatched(matchedText());
 }
 
 /* ---- controls created here: previous/next match and clear search ---------- */
@@ -1217,7 +1238,9 @@ framesGroup.addEventListener('click', function (e) {
 	showDetails(f);
 });
 if (unzoomEl) {
-	unzoomEl.addEventListener('click', resetZoom);
+	unzoomEl.addEventListener('click', function () {
+		resetZoom(-1);
+	});
 }
 if (searchEl) {
 	searchEl.addEventListener('click', promptSearch);
@@ -1239,7 +1262,7 @@ document.addEventListener('keydown', function (e) {
 	} else if (key === 'F3' || e.keyCode === 114 || key === '/') {
 		promptSearch();
 	} else if (key === 'Escape' || key === 'Esc') {
-		resetZoom();
+		resetZoom(focusShown ? focused : -1);
 	} else if (key === 'n') {
 		gotoMatch(1);
 	} else if (key === 'N') {
