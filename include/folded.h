@@ -379,6 +379,7 @@ typedef struct fg_graph_options {
 	/* Differential input ("STACK BEFORE AFTER"): */
 	bool diff_union;          /* widths from max(BEFORE, AFTER): vanished frames stay visible */
 	double diff_threshold;    /* |self change| below this % of the total counts as none */
+	unsigned threads;         /* fg_graph_read: 0 = one per CPU; the SVG is the same for any */
 } fg_graph_options;
 
 void fg_graph_options_init(fg_graph_options *options);

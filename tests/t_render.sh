@@ -210,3 +210,28 @@ check_eq "frame counts equal the sums over the input lines" ok "$(tail -n 1 "$TM
 # Found by fuzz_render: an empty stack through --reverse and the chain palette.
 printf 'a;b 1\n 2\n' | "$R" --reverse --colors chain >"$TMP/chain.svg" 2>/dev/null
 check "--reverse --colors chain with an empty stack" $SVGCHECK "$TMP/chain.svg"
+
+# --- threads: the same SVG and the same messages for any -j -----------------------
+awk 'BEGIN { srand(11); split("f f2 f.c g h10 h1", names, " ")
+	for (i = 1; i <= 40000; i++) {
+		if (i % 9973 == 0) { print "invalid line " i "x"; continue }
+		d = 1 + int(rand() * 6); s = "main"
+		for (j = 0; j < d; j++) s = s ";" names[1 + int(rand() * 6)] int(rand() * 30)
+		print s, 1 + int(rand() * 9)
+	} }' | LC_ALL=C sort >"$TMP/threads.folded"
+check "threads: the input is large enough to be split (> 256 KB)" test "$(stat -c %s "$TMP/threads.folded")" -gt 300000
+for options in "" "--reverse" "--minwidth 0 --inverted" "--colors chain"; do
+	# shellcheck disable=SC2086
+	"$R" -j1 $options "$TMP/threads.folded" >"$TMP/t1.svg" 2>"$TMP/t1.err"
+	for j in 2 3 7; do
+		# shellcheck disable=SC2086
+		"$R" -j$j $options "$TMP/threads.folded" >"$TMP/tj.svg" 2>"$TMP/tj.err"
+		check "threads: -j$j $options gives the SVG of -j1" cmp "$TMP/t1.svg" "$TMP/tj.svg"
+		check "threads: -j$j $options gives the messages of -j1" cmp "$TMP/t1.err" "$TMP/tj.err"
+	done
+done
+check "threads: invalid lines are reported with their own line numbers" \
+	grep -q "threads.folded:$(grep -n '^invalid line 9973x$' "$TMP/threads.folded" | cut -d: -f1): " "$TMP/t1.err"
+"$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null
+shuf --random-source=<(yes) "$TMP/threads.folded" | "$R" -j3 >"$TMP/shuffled-j3.svg" 2>/dev/null
+check "threads: shuffled input, -j3, same graph" cmp "$TMP/plain-j1.svg" "$TMP/shuffled-j3.svg"

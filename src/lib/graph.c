@@ -5,9 +5,12 @@
  * between them: skipping and reporting invalid lines, --reverse, the chain
  * palette's rewriting of stacks, and the defaults of every option.
  */
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "graph.h"
+#include "tree.h"
 #include "tree.h"
 
 void fg_graph_options_init(fg_graph_options *o)
@@ -26,17 +29,33 @@ void fg_graph_options_init(fg_graph_options *o)
 	o->factor = 1;
 }
 
+/* How many threads fg_graph_read uses: options->threads, or the CPUs. */
+static size_t thread_count(const fg_graph_options *o)
+{
+	if (o->flamechart)
+		return 1; /* the x axis is input order: one tree */
+	long n = o->threads > 0 ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
+}
+
 fg_graph *fg_graph_new(const fg_graph_options *options)
 {
 	fg_graph *g = calloc(1, sizeof(*g));
 	if (g == NULL)
 		return NULL;
 	g->options = *options;
-	g->tree = fg_tree_new(options->flamechart ? FG_TREE_FLAMECHART : 0);
-	if (g->tree == NULL) {
+	g->sink_count = thread_count(options);
+	g->sinks = calloc(g->sink_count, sizeof(*g->sinks));
+	if (g->sinks == NULL) {
 		free(g);
 		return NULL;
 	}
+	for (size_t i = 0; i < g->sink_count; i++)
+		if ((g->sinks[i].tree = fg_tree_new(options->flamechart ? FG_TREE_FLAMECHART : 0)) == NULL) {
+			fg_graph_free(g);
+			return NULL;
+		}
+	g->tree = g->sinks[0].tree;
 	return g;
 }
 
@@ -44,8 +63,12 @@ void fg_graph_free(fg_graph *g)
 {
 	if (g == NULL)
 		return;
-	fg_tree_free(g->tree);
-	fg_buffer_free(&g->scratch);
+	for (size_t i = 0; i < g->sink_count; i++) {
+		fg_tree_free(g->sinks[i].tree);
+		fg_buffer_free(&g->sinks[i].scratch);
+		fg_buffer_free(&g->sinks[i].copy);
+	}
+	free(g->sinks);
 	free(g->invalid_file);
 	free(g);
 }
@@ -53,7 +76,13 @@ void fg_graph_free(fg_graph *g)
 uint64_t fg_graph_invalid_lines(const fg_graph *g) { return g->invalid_lines; }
 
 /* The running sum: node totals exist only after fg_tree_finish. */
-fg_count fg_graph_total(const fg_graph *g) { return g->tree->grand_total; }
+fg_count fg_graph_total(const fg_graph *g)
+{
+	fg_count total = {0, 0};
+	for (size_t i = 0; i < g->sink_count; i++)
+		fg_count_add_inline(&total, g->sinks[i].tree->grand_total);
+	return total;
+}
 
 /* "a;b;c" -> "c;b;a" into scratch. */
 static int reverse_stack(fg_buffer *out, const char *stack, size_t length)
@@ -129,69 +158,184 @@ static void report(const fg_warner *w, const char *file, uint64_t line, const ch
 		w->warn(w->context, file, line, message);
 }
 
-int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *file,
-		      uint64_t line_number, const fg_warner *warner, fg_error *err)
+/*
+ * Parses one line into sink s. Returns 0 (added, or blank), FG_EINVAL or
+ * FG_ERANGE for an invalid line (the caller counts it), or a fatal error
+ * with *fatal set (out of memory, or the sum of counts would overflow).
+ */
+static int add_to_sink(const fg_graph_options *o, fg_graph_sink *s, const char *line,
+		       size_t length, bool *fatal)
 {
+	*fatal = false;
 	if (fg_is_blank(line, length))
 		return 0;
 	fg_folded_line parsed;
 	int rc = fg_folded_parse(line, length, &parsed);
-	if (rc != 0) {
-		if (g->invalid_lines < FG_REPORT_INVALID_LINES) {
-			g->first_invalid[g->invalid_lines] = line_number;
-			if (g->invalid_lines == 0 && file != NULL)
-				g->invalid_file = strdup(file);
-			report(warner, file, line_number,
-			       rc == FG_ERANGE ? "count does not fit in 64 bits; line ignored"
-					       : "no valid count at the end of the line; line ignored");
-		}
-		g->invalid_lines++;
-		return 0;
-	}
+	if (rc != 0)
+		return rc;
 	const char *stack = parsed.stack;
 	size_t stack_length = parsed.stack_length;
-	if (g->options.reverse) {
-		if (reverse_stack(&g->scratch, stack, stack_length) != 0)
-			return fg_fail(err, FG_ENOMEM, "out of memory");
-		stack = g->scratch.data;
-		stack_length = g->scratch.length;
+	*fatal = true;
+	if (o->reverse) {
+		if (reverse_stack(&s->scratch, stack, stack_length) != 0)
+			return FG_ENOMEM;
+		/* chain_stack below writes into scratch: read from a copy. */
+		s->copy.length = 0;
+		if (fg_buffer_append(&s->copy, s->scratch.data, s->scratch.length) != 0)
+			return FG_ENOMEM;
+		stack = s->copy.data != NULL ? s->copy.data : ""; /* an empty stack has no buffer */
+		stack_length = s->copy.length;
 	}
-	if (strcmp(g->options.colors, "chain") == 0) {
-		fg_buffer *into = &g->scratch;
-		fg_buffer copy = {0, 0, 0};
-		if (stack == g->scratch.data) {
-			/* Reversed already: chain from a copy. */
-			if (fg_buffer_append(&copy, stack, stack_length) != 0)
-				return fg_fail(err, FG_ENOMEM, "out of memory");
-			stack = copy.data != NULL ? copy.data : ""; /* an empty stack has no buffer */
-		}
-		rc = chain_stack(into, stack, stack_length);
-		fg_buffer_free(&copy);
-		if (rc != 0)
-			return fg_fail(err, FG_ENOMEM, "out of memory");
-		stack = into->data;
-		stack_length = into->length;
+	if (strcmp(o->colors, "chain") == 0) {
+		if (chain_stack(&s->scratch, stack, stack_length) != 0)
+			return FG_ENOMEM;
+		stack = s->scratch.data;
+		stack_length = s->scratch.length;
 	}
-	rc = fg_tree_add(g->tree, stack, stack_length, parsed.count,
+	rc = fg_tree_add(s->tree, stack, stack_length, parsed.count,
 			 parsed.differential ? &parsed.before : NULL);
+	*fatal = rc != 0;
+	return rc;
+}
+
+/* Counts an invalid line of file (reporting the first few). */
+static void note_invalid(fg_graph *g, const char *file, uint64_t line_number, int code,
+			 const fg_warner *warner)
+{
+	if (g->invalid_lines < FG_REPORT_INVALID_LINES) {
+		g->first_invalid[g->invalid_lines] = line_number;
+		if (g->invalid_lines == 0 && file != NULL)
+			g->invalid_file = strdup(file);
+		report(warner, file, line_number,
+		       code == FG_ERANGE ? "count does not fit in 64 bits; line ignored"
+					 : "no valid count at the end of the line; line ignored");
+	}
+	g->invalid_lines++;
+}
+
+static int fatal_error(int rc, const char *file, uint64_t line_number, fg_error *err)
+{
 	if (rc == FG_ERANGE)
 		return fg_fail(err, rc, "%s:%llu: the sum of counts exceeds 2^64-1",
 			       file ? file : "<input>", (unsigned long long)line_number);
+	return fg_fail(err, rc, "out of memory");
+}
+
+int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *file,
+		      uint64_t line_number, const fg_warner *warner, fg_error *err)
+{
+	bool fatal;
+	int rc = add_to_sink(&g->options, &g->sinks[0], line, length, &fatal);
+	if (rc != 0 && fatal)
+		return fatal_error(rc, file, line_number, err);
 	if (rc != 0)
-		return fg_fail(err, rc, "out of memory");
+		note_invalid(g, file, line_number, rc, warner);
 	return 0;
 }
 
+/* One thread's share of a block: whole lines into its sink. */
+typedef struct share {
+	const fg_graph_options *options;
+	fg_graph_sink *sink;
+	const char *text;
+	size_t length;
+	pthread_t thread;
+} share;
+
+static void *parse_share(void *argument)
+{
+	share *job = argument;
+	fg_graph_sink *s = job->sink;
+	s->lines = s->invalid = 0;
+	const char *p = job->text, *end = p + job->length;
+	while (p < end && s->error == 0) {
+		const char *newline = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = newline ? newline : end;
+		s->lines++;
+		bool fatal;
+		int rc = add_to_sink(job->options, s, p, (size_t)(stop - p), &fatal);
+		if (rc != 0 && fatal) {
+			s->error = rc;
+			s->error_line = s->lines;
+		} else if (rc != 0) {
+			if (s->invalid < FG_REPORT_INVALID_LINES) {
+				s->invalid_line[s->invalid] = s->lines;
+				s->invalid_code[s->invalid] = rc;
+			}
+			s->invalid++;
+		}
+		p = stop + 1;
+	}
+	return NULL;
+}
+
+/* Below this a block is parsed by one thread: starting one costs more. */
+#define PARALLEL_MINIMUM (256u << 10)
+#define BLOCK_PER_THREAD (4u << 20)
+
+/*
+ * Lines are read in blocks; each block is cut at line ends into one share
+ * per thread, and the shares are parsed at the same time, each into its own
+ * tree. Every tree thus sees an increasing run of sorted input, and keeps
+ * the fast path; fg_graph_collect merges them. Reports keep input order.
+ */
 int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *err)
 {
-	const char *line;
+	const char *file = fg_input_name(in);
+	size_t threads = g->sink_count;
+	share shares[16];
+	uint64_t line_base = 0; /* lines of this input before the block */
+	const char *block;
 	size_t length;
 	int rc;
-	while ((rc = fg_input_read_line(in, &line, &length, err)) > 0) {
-		rc = fg_graph_add_line(g, line, length, fg_input_name(in),
-				       fg_input_line_number(in), warner, err);
-		if (rc != 0)
-			return rc;
+	while ((rc = fg_input_read_block(in, BLOCK_PER_THREAD * threads, &block, &length, err)) > 0) {
+		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads, start = 0;
+		for (size_t i = 0; i < parts; i++) {
+			size_t stop = i + 1 == parts ? length : length / parts * (i + 1);
+			if (stop < start)
+				stop = start;
+			const char *newline = stop < length ? memchr(block + stop, '\n', length - stop) : NULL;
+			if (i + 1 < parts)
+				stop = newline ? (size_t)(newline - block) + 1 : length;
+			shares[i] = (share){&g->options, &g->sinks[i], block + start, stop - start, 0};
+			start = stop;
+		}
+		size_t started = 1;
+		for (size_t i = 1; i < parts; i++, started++)
+			if (pthread_create(&shares[i].thread, NULL, parse_share, &shares[i]) != 0)
+				break;
+		parse_share(&shares[0]);
+		for (size_t i = started; i < parts; i++)
+			parse_share(&shares[i]); /* threads could not start: here */
+		for (size_t i = 1; i < started; i++)
+			pthread_join(shares[i].thread, NULL);
+		/* In input order: invalid lines, then the first fatal error. */
+		for (size_t i = 0; i < parts; i++) {
+			fg_graph_sink *s = shares[i].sink;
+			uint64_t listed = s->invalid < FG_REPORT_INVALID_LINES ? s->invalid : FG_REPORT_INVALID_LINES;
+			for (uint64_t k = 0; k < listed; k++)
+				note_invalid(g, file, line_base + s->invalid_line[k], s->invalid_code[k], warner);
+			g->invalid_lines += s->invalid - listed;
+			if (s->error != 0)
+				return fatal_error(s->error, file, line_base + s->error_line, err);
+			line_base += s->lines;
+		}
 	}
 	return rc;
+}
+
+int fg_graph_collect(fg_graph *g, fg_error *err)
+{
+	for (size_t i = 1; i < g->sink_count; i++) {
+		int rc = fg_tree_merge(g->tree, g->sinks[i].tree);
+		if (rc != 0)
+			return rc == FG_ERANGE ? fg_fail(err, rc, "the sum of counts exceeds 2^64-1")
+					       : fg_fail(err, rc, "out of memory");
+		fg_tree_free(g->sinks[i].tree);
+		fg_buffer_free(&g->sinks[i].scratch);
+		fg_buffer_free(&g->sinks[i].copy);
+		g->sinks[i].tree = NULL;
+	}
+	g->sink_count = 1;
+	return 0;
 }

@@ -11,14 +11,33 @@
 /* How many invalid lines are reported one by one before only counting. */
 #define FG_REPORT_INVALID_LINES 5
 
+/*
+ * Where the lines one thread parses go: its own tree and buffers, and what
+ * it met, with line numbers counted from the start of its text.
+ */
+typedef struct fg_graph_sink {
+	fg_tree *tree;
+	fg_buffer scratch, copy;   /* a rewritten stack (--reverse, chain) */
+	uint64_t lines;            /* lines parsed */
+	uint64_t invalid;          /* invalid lines among them */
+	uint64_t invalid_line[FG_REPORT_INVALID_LINES];
+	int invalid_code[FG_REPORT_INVALID_LINES];
+	int error;                 /* fatal (FG_ERANGE, FG_ENOMEM), and where */
+	uint64_t error_line;
+} fg_graph_sink;
+
 struct fg_graph {
 	fg_graph_options options;  /* strings are the caller's */
-	fg_tree *tree;
+	fg_tree *tree;             /* sinks[0].tree: the one svg.c draws */
+	fg_graph_sink *sinks;      /* one per thread */
+	size_t sink_count;
 	uint64_t invalid_lines;
 	uint64_t first_invalid[FG_REPORT_INVALID_LINES]; /* their line numbers */
 	char *invalid_file;        /* the file of the first invalid line (a copy) */
-	fg_buffer scratch;         /* a rewritten stack (--reverse, chain) */
 	bool written;
 };
+
+/* Merges the threads' trees into g->tree (before drawing). */
+int fg_graph_collect(fg_graph *g, fg_error *err);
 
 #endif

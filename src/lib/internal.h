@@ -35,8 +35,9 @@ static inline int fg_is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
  */
 typedef struct fg_arena_block fg_arena_block;
 typedef struct fg_arena {
-	fg_arena_block *head;
-	char *next, *end;
+	fg_arena_block *head;  /* the blocks, newest first */
+	char *next, *end;      /* free space in the current block */
+	size_t block_size;     /* of the next block: 16 KB doubling to 1 MB */
 } fg_arena;
 
 void fg_arena_init(fg_arena *arena);
@@ -44,6 +45,9 @@ void fg_arena_free(fg_arena *arena);
 /* Copies length bytes into the arena; NULL when out of memory. */
 char *fg_arena_copy(fg_arena *arena, const void *bytes, size_t length);
 void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align);
+/* Takes over every block of `from` (left empty): pointers into them stay
+ * valid and are freed with `into`. */
+void fg_arena_adopt(fg_arena *into, fg_arena *from);
 
 /* fg_count_add, inlined for hot loops (count.c has the definition). */
 static inline int fg_count_add_inline(fg_count *sum, fg_count addend)

@@ -848,6 +848,9 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 	if (g->written)
 		return fg_fail(err, FG_EINVAL, "fg_graph_write_svg called twice");
 	g->written = true;
+	int collected = fg_graph_collect(g, err);
+	if (collected != 0)
+		return collected;
 	fg_tree_finish(g->tree);
 	writer w = {.o = o, .tree = g->tree, .out = out};
 	w.palette = fg_palette_by_name(o->colors);

@@ -339,6 +339,67 @@ static fg_node_id sort_siblings(node *nodes, fg_node_id head)
 	}
 }
 
+int fg_tree_merge(fg_tree *into, fg_tree *from)
+{
+	fg_count total = into->grand_total, total_before = into->grand_before;
+	if (fg_count_add_inline(&total, from->grand_total) != 0 ||
+	    fg_count_add_inline(&total_before, from->grand_before) != 0)
+		return FG_ERANGE;
+	size_t added = from->size - 1, size = into->size + added;
+	if (size >= FG_NODE_NONE ||
+	    fg_grow((void **)&into->nodes, &into->capacity, size, sizeof(*into->nodes)) != 0)
+		return FG_ENOMEM;
+	if (from->before != NULL || into->before != NULL) {
+		fg_count *before = realloc(into->before, into->capacity * sizeof(*before));
+		if (before == NULL)
+			return FG_ENOMEM;
+		if (into->before == NULL)
+			memset(before, 0, into->size * sizeof(*before));
+		into->before = before;
+		into->before_capacity = into->capacity;
+	}
+	fg_node_id offset = (fg_node_id)(into->size - 1);
+#define MOVED(id) ((id) == FG_NODE_NONE || (id) == 0 ? (id) : (id) + offset)
+	for (size_t i = 1; i < from->size; i++) {
+		node n = from->nodes[i];
+		n.parent = MOVED(n.parent);
+		n.first_child = MOVED(n.first_child);
+		n.next_sibling = MOVED(n.next_sibling);
+		n.last_child = MOVED(n.last_child);
+		n.max_child = MOVED(n.max_child);
+		into->nodes[i + offset] = n;
+		if (into->before != NULL) {
+			fg_count zero = {0, 0};
+			into->before[i + offset] = from->before != NULL ? from->before[i] : zero;
+		}
+	}
+	node *root = &into->nodes[0];
+	const node *from_root = &from->nodes[0];
+	fg_count_add_inline(&root->count, from_root->count);
+	if (into->before != NULL && from->before != NULL)
+		fg_count_add_inline(&into->before[0], from->before[0]);
+	if (from_root->first_child != FG_NODE_NONE) {
+		if (root->first_child == FG_NODE_NONE)
+			root->first_child = MOVED(from_root->first_child);
+		else
+			into->nodes[root->last_child].next_sibling = MOVED(from_root->first_child);
+		root->last_child = MOVED(from_root->last_child);
+		root->flags &= ~CHILDREN_IN_ORDER; /* the two lists may share names */
+	}
+#undef MOVED
+	into->size = size;
+	into->grand_total = total;
+	into->grand_before = total_before;
+	fg_arena_adopt(&into->names, &from->names);
+	/* The child table and previous-line state describe `into` alone. */
+	free(into->slots);
+	into->slots = NULL;
+	into->depth = 0;
+	into->previous_length = 0;
+	from->size = 1;
+	return 0;
+}
+
 /* Merges node `from` into its sibling `into` of the same name (the one
  * with the lower id, so that children keep higher ids than parents). */
 static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)

@@ -47,6 +47,15 @@ struct fg_tree {
 	bool finished;
 };
 
+/*
+ * Moves every frame of `from` into `into` (both unfinished, neither a
+ * flame chart): from's nodes are appended with new ids, its root's children
+ * join into's root's, and fg_tree_finish then merges the frames both trees
+ * have. `from` is left empty (free it). No more fg_tree_add on `into`.
+ * Returns 0, FG_ENOMEM, or FG_ERANGE (the sum of both exceeds 2^64-1).
+ */
+int fg_tree_merge(fg_tree *into, fg_tree *from);
+
 static inline fg_count tree_total(const fg_tree *t, fg_node_id n) { return t->nodes[n].count; }
 static inline fg_node_id tree_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
 static inline fg_node_id tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }

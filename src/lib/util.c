@@ -81,6 +81,7 @@ void fg_arena_init(fg_arena *arena)
 {
 	arena->head = NULL;
 	arena->next = arena->end = NULL;
+	arena->block_size = 16384;
 }
 
 void fg_arena_free(fg_arena *arena)
@@ -99,9 +100,9 @@ void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align)
 	uintptr_t at = ((uintptr_t)arena->next + align - 1) & ~(uintptr_t)(align - 1);
 	if (arena->next == NULL || length > (size_t)((uintptr_t)arena->end - at)) {
 		/* Blocks grow from 16 KB to 1 MB: small inputs stay small. */
-		size_t size = arena->head == NULL ? 16384 : (size_t)(arena->end - (char *)arena->head) * 2;
-		if (size > (1u << 20))
-			size = 1u << 20;
+		size_t size = arena->block_size;
+		if (arena->block_size < (1u << 20))
+			arena->block_size *= 2;
 		if (length + align > size - sizeof(fg_arena_block))
 			size = length + align + sizeof(fg_arena_block);
 		fg_arena_block *b = malloc(size);
@@ -115,6 +116,24 @@ void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align)
 	}
 	arena->next = (char *)at + length;
 	return (void *)at;
+}
+
+void fg_arena_adopt(fg_arena *into, fg_arena *from)
+{
+	if (from->head == NULL)
+		return;
+	/* Chain from's blocks below into's current block; allocation goes on
+	 * in into's current block, and freeing walks the whole chain. */
+	fg_arena_block *oldest = from->head;
+	while (oldest->previous != NULL)
+		oldest = oldest->previous;
+	if (into->head == NULL) {
+		*into = *from;
+	} else {
+		oldest->previous = into->head->previous;
+		into->head->previous = from->head;
+	}
+	fg_arena_init(from);
 }
 
 char *fg_arena_copy(fg_arena *arena, const void *bytes, size_t length)

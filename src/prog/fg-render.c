@@ -16,6 +16,8 @@ static const char usage[] =
 	"as an interactive SVG flame graph.\n"
 	"\n"
 	"  -o, --output FILE  write to FILE atomically (default: standard output)\n"
+	"  -j, --jobs N       threads to parse with (default: one per core; the\n"
+	"                     SVG is the same for any N)\n"
 	"  --title TEXT       title (default \"Flame Graph\")\n"
 	"  --subtitle TEXT    second line of title\n"
 	"  --width NUM        width of image in pixels (default 1200)\n"
@@ -56,6 +58,7 @@ typedef struct settings {
 	const char *output;
 	const char *min_width;
 	const char *total;
+	int jobs;
 } settings;
 
 static int valid_min_width(settings *s)
@@ -84,6 +87,7 @@ int main(int argc, char **argv)
 	fg_graph_options_init(g);
 	const cli_option options[] = {
 		{"output", 'o', CLI_STRING, &s.output},
+		{"jobs", 'j', CLI_INT, &s.jobs},
 		{"title", 0, CLI_STRING, &g->title},
 		{"subtitle", 0, CLI_STRING, &g->subtitle},
 		{"width", 0, CLI_INT, &g->width},
@@ -128,6 +132,11 @@ int main(int argc, char **argv)
 				       "--fontwidth and --factor positive");
 		return EXIT_USAGE;
 	}
+	if (s.jobs < 0) {
+		cli_error("fg-render", "-j needs a number of threads, 0 for one per core");
+		return EXIT_USAGE;
+	}
+	g->threads = (unsigned)s.jobs;
 	if (g->bg_colors != NULL && !fg_background_is_valid(g->bg_colors)) {
 		cli_error("fg-render", "unrecognized --bgcolors '%s': use yellow, blue, green, "
 				       "grey or #rrggbb", g->bg_colors);

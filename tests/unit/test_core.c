@@ -7,6 +7,7 @@
 #include "check.h"
 #include "folded.h"
 #include "text.h"
+#include "tree.h"
 
 static fg_count count_of(const char *text)
 {
@@ -229,6 +230,55 @@ static void test_tree(void)
 	fg_tree_free(t);
 }
 
+/* A canonical listing of a finished tree: depth, name, total, DFS order. */
+static void serialize(const fg_tree *t, fg_node_id n, int depth, char *out, size_t size)
+{
+	/* Recursion is fine here: test trees are shallow. */
+	size_t length;
+	const char *name = fg_tree_name(t, n, &length);
+	char line[128];
+	snprintf(line, sizeof(line), "%d %.*s %llu\n", depth, (int)length, name,
+		 (unsigned long long)fg_tree_total(t, n).whole);
+	strncat(out, line, size - strlen(out) - 1);
+	for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE; c = fg_tree_next_sibling(t, c))
+		serialize(t, c, depth + 1, out, size);
+}
+
+static void test_merge(void)
+{
+	static const char *const lines[] = {
+		"a;f 1", "a;f2;x 2", "a;f;y 3", "a;f.c 1", "b;q 5", "a;f;y;z 2", "b 1", "", "c;d;e 4",
+		"a;f2;x 1", "b;q;r 2",
+	};
+	size_t n = sizeof(lines) / sizeof(lines[0]);
+	static char whole[4096], merged[4096];
+	fg_tree *one = fg_tree_new(0);
+	for (size_t i = 0; i < n; i++)
+		add(one, lines[i], 1 + i);
+	fg_tree_finish(one);
+	whole[0] = '\0';
+	serialize(one, 0, 0, whole, sizeof(whole));
+	for (size_t split = 0; split <= n; split++) {
+		fg_tree *a = fg_tree_new(0), *b = fg_tree_new(0);
+		for (size_t i = 0; i < n; i++)
+			add(i < split ? a : b, lines[i], 1 + i);
+		int rc = fg_tree_merge(a, b);
+		fg_tree_free(b);
+		fg_tree_finish(a);
+		merged[0] = '\0';
+		serialize(a, 0, 0, merged, sizeof(merged));
+		CHECK(rc == 0 && strcmp(whole, merged) == 0, "tree merge: split after line %zu equals one tree", split);
+		fg_tree_free(a);
+	}
+	fg_tree_free(one);
+	fg_tree *big = fg_tree_new(0), *other = fg_tree_new(0);
+	add(big, "a", UINT64_MAX);
+	add(other, "b", 1);
+	CHECK(fg_tree_merge(big, other) == FG_ERANGE, "tree merge: an overflowing sum is refused");
+	fg_tree_free(other);
+	fg_tree_free(big);
+}
+
 static const char *clean_escape(const char *bytes, size_t length)
 {
 	static fg_buffer out;
@@ -266,6 +316,7 @@ int main(void)
 	test_folded();
 	test_stacks();
 	test_tree();
+	test_merge();
 	test_text();
 	return check_exit();
 }
