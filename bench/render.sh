@@ -15,8 +15,12 @@ wide=$BENCH_TMP/wide.folded
 cat "$deep" "$wide" >/dev/null
 
 echo "fg-render (median of $BENCH_RUNS runs, output to a file)"
-bench_run "deep: $(wc -l <"$deep") lines, 50-150 frames" "$deep" "$R" -o "$BENCH_TMP/out.svg" "$deep"
-bench_run "wide: 1M unique stacks" "$wide" "$R" -o "$BENCH_TMP/out.svg" "$wide"
+for j in 1 2; do
+	bench_run "deep: $(wc -l <"$deep") lines, 50-150 fr., -j$j" "$deep" "$R" -j$j -o "$BENCH_TMP/out.svg" "$deep"
+done
+for j in 1 2; do
+	bench_run "wide: 1M unique stacks, -j$j" "$wide" "$R" -j$j -o "$BENCH_TMP/out.svg" "$wide"
+done
 shuf --random-source=<(yes) "$deep" >"$BENCH_TMP/deep-shuffled.folded"
 bench_run "deep, shuffled (hashing path)" "$BENCH_TMP/deep-shuffled.folded" "$R" -o "$BENCH_TMP/out.svg" "$BENCH_TMP/deep-shuffled.folded"
 example=../shared/reference/render/inputs/example-perf.folded
@@ -25,7 +29,9 @@ if [ -f "$example" ]; then
 	if [ ! -s "$big" ]; then
 		for i in $(seq 1 160); do sed "s/^/p$i;/" "$example"; done >"$big"
 	fi
-	bench_run "160 prefixed copies of the example" "$big" "$R" -o "$BENCH_TMP/out.svg" "$big"
+	for j in 1 2; do
+		bench_run "160 prefixed copies of the example, -j$j" "$big" "$R" -j$j -o "$BENCH_TMP/out.svg" "$big"
+	done
 	bench_run "... --minwidth 0 (every frame)" "$big" "$R" --minwidth 0 -o "$BENCH_TMP/out.svg" "$big"
 	"$R" -o "$BENCH_TMP/big.svg" "$big"
 	echo "    SVG: $(stat -c %s "$BENCH_TMP/big.svg") bytes, $(grep -c '<rect x=' "$BENCH_TMP/big.svg") frames"
