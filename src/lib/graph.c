@@ -66,7 +66,7 @@ void fg_graph_free(fg_graph *g)
 	for (size_t i = 0; i < g->sink_count; i++) {
 		fg_tree_free(g->sinks[i].tree);
 		fg_buffer_free(&g->sinks[i].scratch);
-		fg_buffer_free(&g->sinks[i].copy);
+		fg_buffer_free(&g->sinks[i].reversed);
 	}
 	free(g->sinks);
 	free(g->invalid_file);
@@ -177,14 +177,11 @@ static int add_to_sink(const fg_graph_options *o, fg_graph_sink *s, const char *
 	size_t stack_length = parsed.stack_length;
 	*fatal = true;
 	if (o->reverse) {
-		if (reverse_stack(&s->scratch, stack, stack_length) != 0)
+		/* Into `reversed`: chain_stack below writes into scratch. */
+		if (reverse_stack(&s->reversed, stack, stack_length) != 0)
 			return FG_ENOMEM;
-		/* chain_stack below writes into scratch: read from a copy. */
-		s->copy.length = 0;
-		if (fg_buffer_append(&s->copy, s->scratch.data, s->scratch.length) != 0)
-			return FG_ENOMEM;
-		stack = s->copy.data != NULL ? s->copy.data : ""; /* an empty stack has no buffer */
-		stack_length = s->copy.length;
+		stack = s->reversed.data;
+		stack_length = s->reversed.length;
 	}
 	if (strcmp(o->colors, "chain") == 0) {
 		if (chain_stack(&s->scratch, stack, stack_length) != 0)
@@ -333,7 +330,7 @@ int fg_graph_collect(fg_graph *g, fg_error *err)
 					       : fg_fail(err, rc, "out of memory");
 		fg_tree_free(g->sinks[i].tree);
 		fg_buffer_free(&g->sinks[i].scratch);
-		fg_buffer_free(&g->sinks[i].copy);
+		fg_buffer_free(&g->sinks[i].reversed);
 		g->sinks[i].tree = NULL;
 	}
 	g->sink_count = 1;

@@ -17,7 +17,8 @@
  */
 typedef struct fg_graph_sink {
 	fg_tree *tree;
-	fg_buffer scratch, copy;   /* a rewritten stack (--reverse, chain) */
+	fg_buffer reversed;        /* the stack reversed (--reverse) */
+	fg_buffer scratch;         /* the stack rewritten for the chain palette */
 	uint64_t lines;            /* lines parsed */
 	uint64_t invalid;          /* invalid lines among them */
 	uint64_t invalid_line[FG_REPORT_INVALID_LINES];
