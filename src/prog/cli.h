@@ -71,6 +71,13 @@ typedef fg_collapse *cli_collapse_factory(const void *options, unsigned threads,
 int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const void *options,
 		 int jobs, const char *output, int argc, char **argv, int first);
 
+/* The end of the --help text of fg-collapse-dtrace and fg-collapse-stap. */
+#define CLI_TRACE_HELP_OPTIONS \
+	"  -j, --jobs N     threads to use (default: one per core)\n" \
+	"  -o, --output FILE  write to FILE atomically (default: stdout)\n" \
+	"  --help           show this help\n" \
+	"  --version        show the version\n"
+
 /*
  * All of fg-collapse-dtrace and fg-collapse-stap: options -j, -o (and
  * --includeoffset for DTrace), then cli_collapse with the trace parser.

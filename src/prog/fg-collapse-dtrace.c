@@ -11,10 +11,7 @@ static const char usage[] =
 	"stack, \"root;...;leaf COUNT\", sorted. Reads the FILEs (gzip allowed) or stdin.\n"
 	"\n"
 	"  --includeoffset  keep the +0xOFF offsets of frames\n"
-	"  -j, --jobs N     threads to use (default: one per core)\n"
-	"  -o, --output FILE  write to FILE atomically (default: stdout)\n"
-	"  --help           show this help\n"
-	"  --version        show the version\n";
+	CLI_TRACE_HELP_OPTIONS;
 
 int main(int argc, char **argv)
 {
