@@ -14,7 +14,7 @@ struct fg_stacks {
 	fg_arena arena;
 	fg_stack_entry *entries;
 	uint64_t *hashes;        /* hash of each entry's stack */
-	size_t size, capacity;
+	size_t size, capacity, hash_capacity; /* entries, hashes: same size, own capacities */
 	uint32_t *slots;         /* entry index + 1; 0 = empty */
 	size_t slot_mask;        /* number of slots - 1 */
 };
@@ -65,28 +65,37 @@ static int rehash(fg_stacks *s)
 	return 0;
 }
 
+/* The slot holding stack, or the empty slot where it would go. */
+static size_t probe(const fg_stacks *s, const char *stack, size_t length, uint64_t hash)
+{
+	size_t at = hash & s->slot_mask;
+	for (uint32_t slot; (slot = s->slots[at]) != 0; at = (at + 1) & s->slot_mask) {
+		const fg_stack_entry *e = &s->entries[slot - 1];
+		if (s->hashes[slot - 1] == hash && e->stack_length == length &&
+		    memcmp(e->stack, stack, length) == 0)
+			break;
+	}
+	return at;
+}
+
 /* Finds or creates the entry for stack; NULL when out of memory. */
 static fg_stack_entry *find_or_add(fg_stacks *s, const char *stack, size_t length,
 				   uint64_t hash)
 {
-	size_t at = hash & s->slot_mask;
-	for (uint32_t slot; (slot = s->slots[at]) != 0; at = (at + 1) & s->slot_mask) {
-		fg_stack_entry *e = &s->entries[slot - 1];
-		if (s->hashes[slot - 1] == hash && e->stack_length == length &&
-		    memcmp(e->stack, stack, length) == 0)
-			return e;
-	}
+	size_t at = probe(s, stack, length, hash);
+	if (s->slots[at] != 0)
+		return &s->entries[s->slots[at] - 1];
 	if (s->size >= UINT32_MAX - 1)
 		return NULL;
-	if (s->size == s->capacity) {
-		size_t capacity = s->capacity;
-		if (fg_grow((void **)&s->entries, &capacity, s->size + 1, sizeof(*s->entries)) != 0)
+	/* Grow before inserting, so the table is never more than half full. */
+	if ((s->size + 1) * 2 > s->slot_mask) {
+		if (rehash(s) != 0)
 			return NULL;
-		size_t hash_capacity = s->capacity;
-		if (fg_grow((void **)&s->hashes, &hash_capacity, s->size + 1, sizeof(*s->hashes)) != 0)
-			return NULL;
-		s->capacity = capacity < hash_capacity ? capacity : hash_capacity;
+		at = probe(s, stack, length, hash);
 	}
+	if (fg_grow((void **)&s->entries, &s->capacity, s->size + 1, sizeof(*s->entries)) != 0 ||
+	    fg_grow((void **)&s->hashes, &s->hash_capacity, s->size + 1, sizeof(*s->hashes)) != 0)
+		return NULL;
 	char *copy = fg_arena_copy(&s->arena, stack, length);
 	if (copy == NULL)
 		return NULL;
@@ -97,22 +106,13 @@ static fg_stack_entry *find_or_add(fg_stacks *s, const char *stack, size_t lengt
 	s->hashes[s->size] = hash;
 	s->slots[at] = (uint32_t)(s->size + 1);
 	s->size++;
-	if (s->size * 2 > s->slot_mask && rehash(s) != 0) {
-		/* The entry is in; a later insert will retry the rehash. */
-	}
 	return e;
 }
 
 const fg_stack_entry *fg_stacks_find(const fg_stacks *s, const char *stack, size_t length)
 {
-	uint64_t hash = fg_hash_bytes(stack, length);
-	for (size_t at = hash & s->slot_mask; s->slots[at] != 0; at = (at + 1) & s->slot_mask) {
-		const fg_stack_entry *e = &s->entries[s->slots[at] - 1];
-		if (s->hashes[s->slots[at] - 1] == hash && e->stack_length == length &&
-		    memcmp(e->stack, stack, length) == 0)
-			return e;
-	}
-	return NULL;
+	size_t at = probe(s, stack, length, fg_hash_bytes(stack, length));
+	return s->slots[at] != 0 ? &s->entries[s->slots[at] - 1] : NULL;
 }
 
 int fg_stacks_add(fg_stacks *s, const char *stack, size_t length, int column,
