@@ -45,10 +45,9 @@ int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_opti
 		fg_folded_line parsed;
 		rc = fg_folded_parse(line, length, &parsed);
 		if (rc != 0) {
-			if (invalid++ < 5 && warner != NULL && warner->warn != NULL)
-				warner->warn(warner->context, fg_input_name(in), fg_input_line_number(in),
-					     rc == FG_ERANGE ? "count does not fit in 64 bits; line ignored"
-							     : "no valid count at the end of the line; line ignored");
+			if (invalid++ < FG_REPORT_INVALID_LINES)
+				fg_warn(warner, fg_input_name(in), fg_input_line_number(in),
+					fg_folded_problem(rc));
 			continue;
 		}
 		/* One count per profile: a first count stays part of the stack. */
@@ -78,11 +77,11 @@ int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_opti
 			break;
 		}
 	}
-	if (rc == 0 && invalid > 0 && warner != NULL && warner->warn != NULL) {
+	if (rc == 0 && invalid > 0) {
 		char message[96];
 		snprintf(message, sizeof(message), "ignored %llu lines with invalid format",
 			 (unsigned long long)invalid);
-		warner->warn(warner->context, fg_input_name(in), 0, message);
+		fg_warn(warner, fg_input_name(in), 0, message);
 	}
 	fg_buffer_free(&stripped);
 	return rc < 0 ? rc : 0;

@@ -56,3 +56,9 @@ int fg_folded_parse(const char *line, size_t length, fg_folded_line *out)
 	out->stack_length = stack_length;
 	return 0;
 }
+
+const char *fg_folded_problem(int code)
+{
+	return code == FG_ERANGE ? "count does not fit in 64 bits; line ignored"
+				 : "no valid count at the end of the line; line ignored";
+}

@@ -152,12 +152,6 @@ static int chain_stack(fg_buffer *out, const char *stack, size_t length)
 	return 0;
 }
 
-static void report(const fg_warner *w, const char *file, uint64_t line, const char *message)
-{
-	if (w != NULL && w->warn != NULL)
-		w->warn(w->context, file, line, message);
-}
-
 /*
  * Parses one line into sink s. Returns 0 (added, or blank), FG_EINVAL or
  * FG_ERANGE for an invalid line (the caller counts it), or a fatal error
@@ -203,9 +197,7 @@ static void note_invalid(fg_graph *g, const char *file, uint64_t line_number, in
 		g->first_invalid[g->invalid_lines] = line_number;
 		if (g->invalid_lines == 0 && file != NULL)
 			g->invalid_file = strdup(file);
-		report(warner, file, line_number,
-		       code == FG_ERANGE ? "count does not fit in 64 bits; line ignored"
-					 : "no valid count at the end of the line; line ignored");
+		fg_warn(warner, file, line_number, fg_folded_problem(code));
 	}
 	g->invalid_lines++;
 }

@@ -8,8 +8,6 @@
 #include "internal.h"
 #include "text.h"
 
-/* How many invalid lines are reported one by one before only counting. */
-#define FG_REPORT_INVALID_LINES 5
 
 /*
  * Where the lines one thread parses go: its own tree and buffers, and what

@@ -49,6 +49,14 @@ void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align);
  * valid and are freed with `into`. */
 void fg_arena_adopt(fg_arena *into, fg_arena *from);
 
+/* How many invalid folded lines are reported one by one before only
+ * counting, and what is said of one (by its fg_folded_parse code). */
+#define FG_REPORT_INVALID_LINES 5
+const char *fg_folded_problem(int code);
+
+/* Passes a warning to warner, if there is one that listens. */
+void fg_warn(const fg_warner *warner, const char *file, uint64_t line, const char *message);
+
 /* fg_count_add, inlined for hot loops (count.c has the definition). */
 static inline int fg_count_add_inline(fg_count *sum, fg_count addend)
 {

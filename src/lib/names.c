@@ -141,8 +141,7 @@ typedef struct attribute_reader {
 
 static void warn_at(attribute_reader *r, uint64_t number, const char *message)
 {
-	if (r->warner != NULL && r->warner->warn != NULL)
-		r->warner->warn(r->warner->context, r->path, number, message);
+	fg_warn(r->warner, r->path, number, message);
 }
 
 static void attribute(fg_buffer *b, const char *key, const char *value, size_t length)

@@ -228,14 +228,6 @@ oom:
 }
 
 /* The own (self) part of a node's inclusive count. */
-static fg_count self_of(const fg_tree *t, fg_node_id n, fg_count (*total)(const fg_tree *, fg_node_id))
-{
-	fg_count children = {0, 0};
-	for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE; c = fg_tree_next_sibling(t, c))
-		fg_count_add_inline(&children, total(t, c));
-	return fg_count_sub_floor(total(t, n), children);
-}
-
 /*
  * Differential input: each node's own AFTER - BEFORE (changes below the
  * noise threshold count as none) and the largest |change|; with
@@ -255,15 +247,23 @@ static int compute_deltas(writer *w)
 		fg_node_id n = (fg_node_id)i;
 		if (n != 0 && fg_tree_parent(t, n) == FG_NODE_NONE)
 			continue; /* merged into a sibling */
-		fg_count after = self_of(t, n, fg_tree_total), before = self_of(t, n, fg_tree_total_before);
+		/* One walk of the children: their totals on both sides and (children
+		 * have higher ids, so they are done) their union widths. */
+		fg_count after = {0, 0}, before = {0, 0}, children_width = {0, 0};
+		for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE;
+		     c = fg_tree_next_sibling(t, c)) {
+			fg_count_add_inline(&after, fg_tree_total(t, c));
+			fg_count_add_inline(&before, fg_tree_total_before(t, c));
+			if (w->widths != NULL && fg_count_add_inline(&children_width, w->widths[c]) != 0)
+				return FG_ERANGE;
+		}
+		after = fg_count_sub_floor(fg_tree_total(t, n), after);
+		before = fg_count_sub_floor(fg_tree_total_before(t, n), before);
 		w->self_delta[n] = fg_count_to_double(after) - fg_count_to_double(before);
 		if (w->widths != NULL) {
-			/* Children have higher ids: their widths are known. */
 			fg_count width = fg_count_compare(after, before) >= 0 ? after : before;
-			for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE;
-			     c = fg_tree_next_sibling(t, c))
-				if (fg_count_add_inline(&width, w->widths[c]) != 0)
-					return FG_ERANGE;
+			if (fg_count_add_inline(&width, children_width) != 0)
+				return FG_ERANGE;
 			w->widths[n] = width;
 		}
 	}
@@ -694,7 +694,9 @@ static void put_header(writer *w, double image_height, bool empty)
 		put(w, o->inverted ? "1" : "0");
 		put(w, "\" data-countname=\"");
 		put_str_text(w, o->count_name);
-		put(w, "\" data-xpad=\"10\" data-frameheight=\"");
+		put(w, "\" data-xpad=\"");
+		put_number(w, XPAD);
+		put(w, "\" data-frameheight=\"");
 		put_number(w, o->frame_height);
 		put(w, "\"");
 		if (w->self_delta != NULL)
@@ -759,11 +761,6 @@ static int write_empty(writer *w)
 	return flush_line(w);
 }
 
-static void warn(const fg_warner *warner, const char *message)
-{
-	if (warner != NULL && warner->warn != NULL)
-		warner->warn(warner->context, NULL, 0, message);
-}
 
 static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 {
@@ -872,7 +869,7 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 		fg_count_format(total, number);
 		snprintf(message, sizeof(message), "Stack count is low (%s). Did something go wrong?",
 			 number);
-		warn(warner, message);
+		fg_warn(warner, NULL, 0, message);
 	}
 	if (g->invalid_lines > 0) {
 		int n = snprintf(message, sizeof(message), "ignored %llu lines with invalid format (%s line",
@@ -885,10 +882,10 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 				      (unsigned long long)g->first_invalid[i]);
 		snprintf(message + n, sizeof(message) - (size_t)n, "%s)",
 			 g->invalid_lines > FG_REPORT_INVALID_LINES ? ", ..." : "");
-		warn(warner, message);
+		fg_warn(warner, NULL, 0, message);
 	}
 	if (fg_count_is_zero(total)) {
-		warn(warner, "ERROR: No stack counts found");
+		fg_warn(warner, NULL, 0, "ERROR: No stack counts found");
 		rc = write_empty(&w);
 		free(w.self_delta);
 		free(w.widths);
@@ -911,7 +908,7 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 			snprintf(message, sizeof(message),
 				 "Specified --total %s is less than actual total %s, so ignored", number,
 				 actual);
-			warn(warner, message);
+			fg_warn(warner, NULL, 0, message);
 		}
 	}
 	if (o->consistent_palette) {

@@ -291,11 +291,7 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 
 static int compare_names(const node *a, const node *b)
 {
-	size_t n = a->name_length < b->name_length ? a->name_length : b->name_length;
-	int c = memcmp(a->name, b->name, n);
-	if (c != 0)
-		return c;
-	return (a->name_length > b->name_length) - (a->name_length < b->name_length);
+	return compare_name(a, b->name, b->name_length);
 }
 
 /* Sorts a sibling list by name: a merge sort of the linked list, which is

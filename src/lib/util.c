@@ -19,6 +19,12 @@ int fg_fail(fg_error *err, int code, const char *format, ...)
 	return code;
 }
 
+void fg_warn(const fg_warner *warner, const char *file, uint64_t line, const char *message)
+{
+	if (warner != NULL && warner->warn != NULL)
+		warner->warn(warner->context, file, line, message);
+}
+
 int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
 {
 	if (needed <= *capacity)
