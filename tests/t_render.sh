@@ -26,6 +26,25 @@ for spec in "basic:" "basic:--inverted" "basic:--reverse" "basic:--flamechart" \
 	fi
 done
 
+# --- the layout against an independent model of flamegraph.pl's -------
+# (tests/tools/flame_model.py: sorted stacks walked with a sample clock,
+# so each frame's own samples sit at its left edge, the root's too).
+MODEL="python3 $FG_ROOT/tests/tools/flame_model.py"
+for spec in "basic:" "basic:--inverted" "basic:--reverse" "basic:--minwidth 50" \
+	"basic:--width 600 --height 20 --fontsize 10" "tricky:--minwidth 0" \
+	"own:" "own:--reverse" "own:--inverted --minwidth 30%"; do
+	name=${spec%%:*} options=${spec#*:}
+	# shellcheck disable=SC2086
+	"$R" $options "$F/$name.folded" >"$TMP/m.svg" 2>/dev/null
+	frames "$TMP/m.svg" >"$TMP/m.drawn"
+	# shellcheck disable=SC2086
+	$MODEL $options "$F/$name.folded" >"$TMP/m.model"
+	check "layout $name $options: same frames as the model" $MODEL --compare "$TMP/m.model" "$TMP/m.drawn"
+done
+printf ' 5\na 3\n' | "$R" >"$TMP/root.svg" 2>/dev/null
+check "the root's own samples come first (' 5' then 'a 3': a starts at 5/8)" \
+	grep -q '<title>a (3&s;37.50%)</title><rect x="747.5"' "$TMP/root.svg"
+
 # --- basics ------------------------------------------------------------
 check "--help prints the synopsis" sh -c "'$R' --help | grep -q '^Usage: fg-render'"
 check "--version" sh -c "'$R' --version | grep -q '^fg-render [0-9]'"

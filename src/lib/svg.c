@@ -159,12 +159,34 @@ static int flush_line(writer *w)
 
 /* ---------------------------------------------------------------- layout */
 
+/* The count a node's box spans: its total, or its --diff-union width. */
+static fg_count node_count(const writer *w, fg_node_id n)
+{
+	return w->widths != NULL ? w->widths[n] : tree_total(w->tree, n);
+}
+
 static double node_width(const writer *w, fg_node_id n)
 {
 	if (n == 0)
 		return w->time_max;
-	fg_count c = w->widths != NULL ? w->widths[n] : tree_total(w->tree, n);
+	fg_count c = node_count(w, n);
 	return (double)c.whole + (double)c.frac / 1e18;
+}
+
+/*
+ * Where a node's first child starts, relative to the node: after the
+ * node's own samples (the stacks that end at it), which sit at its left
+ * edge as in flamegraph.pl, whose sorted input puts `a;b 5` before
+ * `a;b;c 3`. The root likewise: empty stacks come first, and a --total
+ * larger than the sum leaves its extra room at the right.
+ */
+static double own_width(const writer *w, fg_node_id n)
+{
+	fg_count children = {0, 0};
+	for (fg_node_id c = tree_first_child(w->tree, n); c != FG_NODE_NONE;
+	     c = tree_next_sibling(w->tree, c))
+		fg_count_add_inline(&children, node_count(w, c));
+	return fg_count_to_double(fg_count_sub_floor(node_count(w, n), children));
 }
 
 typedef struct pending {
@@ -202,7 +224,7 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 			goto oom;
 		list[list_used] = (frame){p.node, p.depth, 0, (uint32_t)list_used, p.start};
 		list_used++;
-		double start = p.start;
+		double start = w->o->flamechart ? p.start : p.start + own_width(w, p.node);
 		for (fg_node_id c = tree_first_child(w->tree, p.node); c != FG_NODE_NONE;
 		     c = tree_next_sibling(w->tree, c)) {
 			double width = node_width(w, c);
