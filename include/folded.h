@@ -622,16 +622,22 @@ fg_collapse *fg_perf_collapse_new(const fg_perf_options *options, unsigned threa
  * after the first "::" the name is cut at the last '(' or '<' (C++
  * arguments and template tails); "a->b->c" inline chains become the frames
  * a;b_[i];c_[i]; a leading 'L' is dropped from JVM names (those holding a
- * '/'); a DTrace banner ("CPU ID FUNCTION:NAME" and the probe line after it)
- * between stacks is skipped, so every input may carry its own.
+ * '/'). DTrace's own text is no frame: where a stack is about to start,
+ * its messages ("dtrace: ..."), its banner ("CPU ID FUNCTION:NAME"), the
+ * probe line after it and any line not indented like a frame (warned
+ * about) are skipped, so every input may carry its own header; a
+ * "dtrace:" line elsewhere (a message printed mid-run) is skipped and
+ * passed on as a warning.
  * SystemTap frames (" 0xADDR : func+0xOFF/0xSIZE [module]"): the frame is
  * func; only the "0xADDR : " prefix, the "+0xOFF/0xSIZE" offset and the
  * " [module]" suffix are removed; a frame with no name stays its address.
- * Both: ';' inside a name becomes ':', an empty name becomes "-".
+ * Both: ';' inside a name becomes ':', an empty name becomes "-". A count
+ * line with no frames before it is a sample with an empty stack, added as
+ * the empty stack "" (written " N"), as the original tools keep it.
  *
  * Malformed input is never fatal and loses nothing else: frames that no
- * count line ends (reported at the input's last line), a count line with
- * no frames, a line that looks like a number but is no count ("1.5", "-3",
+ * count line ends (reported at the input's last line), a line that looks
+ * like a number but is no count ("1.5", "-3",
  * a count beyond 2^64 - 1), a line holding control characters, and a stack
  * longer than FG_TRACE_STACK_MAX bytes are dropped with a warning
  * (fg_collapse_warn: the driver adds file and line).

@@ -53,7 +53,25 @@ expect "dtrace --includeoffset" rules.includeoffset.expected.txt - "$DTRACE" --i
 expect "dtrace without a banner (dtrace -q)" quiet.expected.txt - "$DTRACE" quiet.txt
 expect "dtrace malformed input: warnings with file:line, the rest kept" \
 	malformed.expected.txt malformed.expected.err "$DTRACE" malformed.txt
+expect "dtrace terminal capture: dtrace's messages, banners, ^C are not frames" \
+	terminal.expected.txt terminal.expected.err "$DTRACE" terminal.txt
+for j in 2 3; do
+	"$DTRACE" -j "$j" terminal.txt >"$TMP/out" 2>"$TMP/err"
+	check_same "dtrace terminal capture: -j $j, same output" terminal.expected.txt "$TMP/out"
+	check_same "dtrace terminal capture: -j $j, same warnings" terminal.expected.err "$TMP/err"
+done
+printf '              a`f\n   3\n 4\n' >"$TMP/empty-dtrace.txt"
+check_eq "dtrace: a count with no frames is an empty stack, kept" "$(printf ' 4\na`f 3')" \
+	"$("$DTRACE" "$TMP/empty-dtrace.txt" 2>&1)"
 cd "$S" || exit 1
+expect "stap: an empty backtrace is kept as an empty stack (' 251')" empty.expected.txt - "$STAP" empty.txt
+for j in 2 3; do
+	"$STAP" -j "$j" empty.txt >"$TMP/out"
+	check_same "stap empty backtrace: -j $j, same output" empty.expected.txt "$TMP/out"
+done
+"$STAP" empty.txt | "$BIN/fg-render" >"$TMP/empty.svg" 2>/dev/null
+check "stap empty backtrace: fg-render counts it in the root (300 samples)" \
+	grep -q '<title>all (300&s;100%)</title>' "$TMP/empty.svg"
 expect "stap rules (address, offset, module, +, %, ;, empty)" rules.expected.txt rules.expected.err "$STAP" rules.txt
 cd "$FG_ROOT" || exit 1
 

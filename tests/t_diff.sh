@@ -84,3 +84,9 @@ check_same "--diff-union: golden frames" "$F/union.frames" "$TMP/union.frames"
 "$D" "$F/before.folded" "$F/after.folded" | "$R" --diff-threshold 20 >"$TMP/noise.svg" 2>/dev/null
 check "--diff-threshold: small changes are white, big ones coloured" sh -c \
 	"grep -q 'sys_read (22&s;[0-9.]*%; 0.00%)' '$TMP/noise.svg' && grep -q 'hot_loop (30&s;[0-9.]*%; +' '$TMP/noise.svg'"
+
+# Empty stacks (' 5', samples with an empty backtrace) are stacks like any other.
+printf ' 5\na 3\n' >"$TMP/e1"
+printf ' 2\nb 8\n' >"$TMP/e2"
+check_eq "empty stack: in the union, first" "$(printf ' 5 2\na 3 0\nb 0 8')" "$("$D" "$TMP/e1" "$TMP/e2")"
+check_eq "empty stack: -n scales it too" "$(printf ' 6 2\na 3 0\nb 0 8')" "$("$D" -n "$TMP/e1" "$TMP/e2")"

@@ -45,6 +45,22 @@ printf ' 5\na 3\n' | "$R" >"$TMP/root.svg" 2>/dev/null
 check "the root's own samples come first (' 5' then 'a 3': a starts at 5/8)" \
 	grep -q '<title>a (3&s;37.50%)</title><rect x="747.5"' "$TMP/root.svg"
 
+# Empty stacks (' 5': samples with an empty backtrace) are the root's own
+# samples in every option: counted in the root, first, never a nameless frame.
+printf ' 5\na 3\na;b 2\n' >"$TMP/empty.folded"
+for options in "" "--reverse" "--inverted" "--flamechart" "--colors chain" "--minwidth 0" "--cp"; do
+	# shellcheck disable=SC2086
+	(cd "$TMP" && "$R" $options empty.folded >"$TMP/empty.svg" 2>/dev/null)
+	frames "$TMP/empty.svg" >"$TMP/empty.frames"
+	check "empty stack $options: the root counts it (10)" grep -q '	10	all$' "$TMP/empty.frames"
+	check "empty stack $options: a starts after it (x=600)" grep -q '	600	[0-9.]*	[0-9]*	a$' "$TMP/empty.frames"
+	check "empty stack $options: no nameless frame" sh -c "! grep -q '	\$' '$TMP/empty.frames'"
+done
+rm -f "$TMP/palette.map"
+printf ' 5 7\na 3 1\na;b 2 0\nc 0 2\n' | "$R" --diff-union >"$TMP/empty.svg" 2>/dev/null
+check "empty stack --diff-union: the root's own width is max(5, 7)" \
+	grep -q '<title>a (5&s;[^<]*</title><rect x="600"' "$TMP/empty.svg"
+
 # --- basics ------------------------------------------------------------
 check "--help prints the synopsis" sh -c "'$R' --help | grep -q '^Usage: fg-render'"
 check "--version" sh -c "'$R' --version | grep -q '^fg-render [0-9]'"

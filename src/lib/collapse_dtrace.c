@@ -1,7 +1,19 @@
 /*
- * collapse_dtrace.c - the frame rules of fg-collapse-dtrace: how one line of
- * DTrace stack()/ustack()/jstack() output becomes frames, and how DTrace's
- * banner is recognised. The parser around them is collapse_trace.c.
+ * collapse_dtrace.c - the rules of fg-collapse-dtrace: how one line of
+ * DTrace stack()/ustack()/jstack() output becomes frames, and which lines
+ * are DTrace's own. The parser around them is collapse_trace.c.
+ *
+ * Output captured from a terminal or with 2>&1 starts with DTrace's
+ * messages ("dtrace: description '...' matched 2 probes"), a banner
+ * ("CPU     ID                    FUNCTION:NAME") and the line of the probe
+ * that fired ("  1  75195                        :tick-60s"); `dtrace -q`
+ * prints none of them. stackcollapse.pl skipped exactly three lines, which
+ * loses the first frames of quiet output. Here, wherever a stack is about to
+ * start, those lines are recognised and skipped, and so is any line not
+ * indented like a stack frame (DTrace indents every frame), with a warning
+ * for the ones that are none of the known kinds. A "dtrace:" line is never
+ * a frame, even inside a stack (messages printed mid-run, such as
+ * "dtrace: 12 dynamic variable drops"): it is passed on as a warning.
  *
  * stackcollapse.pl cut every frame at its last '+', which also cut names
  * that contain one (libstdc++.so.6`..., operator+); here only a trailing
@@ -9,6 +21,8 @@
  * (LLVM`f became LVM`f); here only from JVM names, which hold a '/'.
  */
 #include "collapse_trace.h"
+
+#include <stdio.h>
 
 /* The start of a trailing "+0xHEX" in [start, end), or end if none. */
 static const char *find_offset(const char *start, const char *end)
@@ -26,6 +40,12 @@ static void strip_jvm_l(const char **start, const char *end)
 {
 	if (end - *start > 1 && **start == 'L' && memchr(*start, '/', (size_t)(end - *start)) != NULL)
 		(*start)++;
+}
+
+static int clean_frame(const char *line, size_t length, const fg_trace_options *options,
+		       fg_stack_builder *b)
+{
+	return fg_dtrace_clean_frame(line, length, options->include_offset, b);
 }
 
 int fg_dtrace_clean_frame(const char *line, size_t length, bool include_offset,
@@ -81,18 +101,17 @@ int fg_dtrace_clean_frame(const char *line, size_t length, bool include_offset,
 	}
 }
 
-bool fg_dtrace_is_banner(const char *line, size_t length)
+/* DTrace's banner "CPU     ID                    FUNCTION:NAME". */
+static bool is_banner(const char *line, const char *end)
 {
-	const char *end = line + length;
-	fg_trace_trim(&line, &end);
 	return end - line >= 3 && memcmp(line, "CPU", 3) == 0 &&
 	       memmem(line, (size_t)(end - line), "FUNCTION:NAME", 13) != NULL;
 }
 
-bool fg_dtrace_is_probe_line(const char *line, size_t length)
+/* The line after the banner: "CPU-NUMBER PROBE-ID [FUNCTION]:NAME". */
+static bool is_probe_line(const char *line, const char *end)
 {
-	/* "CPU-NUMBER PROBE-ID [FUNCTION]:NAME" */
-	const char *p = line, *end = line + length;
+	const char *p = line;
 	for (int field = 0; field < 2; field++) {
 		while (p < end && fg_is_space((unsigned char)*p))
 			p++;
@@ -104,3 +123,49 @@ bool fg_dtrace_is_probe_line(const char *line, size_t length)
 	}
 	return memchr(p, ':', (size_t)(end - p)) != NULL;
 }
+
+/* "dtrace: description 'profile-997 ' matched 2 probes": the expected one. */
+static bool is_description(const char *line, const char *end)
+{
+	return end - line >= 21 && memcmp(line, "dtrace: description ", 20) == 0;
+}
+
+enum { AFTER_BANNER = 1 };
+
+static bool is_not_frame(const fg_trace_line *l, unsigned *memory)
+{
+	bool after_banner = (*memory & AFTER_BANNER) != 0;
+	*memory &= ~(unsigned)AFTER_BANNER;
+	if (l->raw_end - l->raw >= 7 && memcmp(l->raw, "dtrace:", 7) == 0) {
+		if (!is_description(l->raw, l->raw_end)) {
+			/* Printable ASCII only: the text goes to a terminal. */
+			char message[160];
+			size_t n = 0;
+			for (const char *p = l->start; p < l->end && n < sizeof(message) - 1; p++)
+				message[n++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
+			message[n] = '\0';
+			fg_collapse_warn(l->chunk->report, l->number, "DTrace's message, not a frame: %s",
+					 message);
+		}
+		return true;
+	}
+	if (l->pending)
+		return false;
+	if (is_banner(l->start, l->end)) {
+		*memory |= AFTER_BANNER;
+		return true;
+	}
+	if (after_banner && is_probe_line(l->start, l->end))
+		return true;
+	if (!fg_is_space((unsigned char)l->raw[0])) {
+		fg_collapse_warn(l->chunk->report, l->number,
+				 "not indented like a stack frame: header line ignored");
+		return true;
+	}
+	return false;
+}
+
+const fg_trace_rules fg_dtrace_rules = {
+	.is_not_frame = is_not_frame,
+	.clean_frame = clean_frame,
+};

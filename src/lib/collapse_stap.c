@@ -1,7 +1,7 @@
 /*
  * collapse_stap.c - the frame rules of fg-collapse-stap: how one line of
  * SystemTap print_stack()/print_ustack() output becomes a frame. The parser
- * around them is collapse_trace.c.
+ * around them is collapse_trace.c; every line it hands over is a frame.
  *
  * SystemTap prints " 0xADDR : func+0xOFF/0xSIZE [module]", or
  * " 0xADDR [module+0xOFF]" when it knows no name, or " 0xADDR".
@@ -63,3 +63,14 @@ int fg_stap_clean_frame(const char *line, size_t length, fg_stack_builder *b)
 			}
 	return fg_trace_push_frame(b, start, (size_t)(end - start), NULL, semicolons);
 }
+
+static int clean_frame(const char *line, size_t length, const fg_trace_options *options,
+		       fg_stack_builder *b)
+{
+	return fg_stap_clean_frame(line, length, b);
+}
+
+const fg_trace_rules fg_stap_rules = {
+	.is_not_frame = NULL,
+	.clean_frame = clean_frame,
+};

@@ -3,11 +3,14 @@
  * fg-collapse-stap, plugged into the collapse driver (collapse.c): frames
  * one a line, leaf first, each stack ended by a count line.
  *
- * Every line is one of: blank (ignored), a count (ends the stack), a line
- * that looks like a number but is no count, or holds control characters
- * (skipped with a warning: it is neither a frame nor a count), or a frame,
- * which the format's cleaner (collapse_dtrace.c, collapse_stap.c) turns
- * into one or more frames of the stack builder. A stack is complete only at
+ * Every line is one of: blank (ignored), a count (ends the stack; with no
+ * frames before it, the sample had an empty stack and is kept as one, as
+ * the original tools keep it), a line that looks like a number but is no
+ * count, or holds control characters (skipped with a warning: it is
+ * neither a frame nor a count), the tracer's own text (the format's rules
+ * say which: DTrace's banner and messages), or a frame, which the format's
+ * rules (collapse_dtrace.c, collapse_stap.c) turn into one or more frames
+ * of the stack builder. A stack is complete only at
  * its count line, so a state keeps the pending frames from one chunk to the
  * next and never needs more than the current line: memory grows with the
  * deepest stack, never with the input (FG_TRACE_STACK_MAX bounds a stack
@@ -19,19 +22,34 @@
 
 #include "collapse_trace.h"
 
+/* The formats' rules, by fg_trace_format. */
+static const fg_trace_rules *const rules_of_format[] = {
+	[FG_TRACE_DTRACE] = &fg_dtrace_rules,
+	[FG_TRACE_STAP] = &fg_stap_rules,
+};
+
+typedef struct trace_config {
+	fg_trace_options options;
+	const fg_trace_rules *rules;
+} trace_config;
+
 struct trace_state {
-	const fg_trace_options *options;
+	const trace_config *config;
 	fg_stack_builder frames;   /* the pending stack, leaf first */
 	uint64_t pending_lines;    /* frame lines in it; 0: nothing pending */
 	bool too_long;             /* the pending stack outgrew FG_TRACE_STACK_MAX */
-	bool after_banner;         /* the last line was a DTrace banner */
+	unsigned memory;           /* the format rules' own state */
 };
 
 void *fg_trace_config_new(const fg_trace_options *options)
 {
-	fg_trace_options *copy = malloc(sizeof(*copy));
-	if (copy != NULL)
-		*copy = *options;
+	if ((size_t)options->format >= sizeof(rules_of_format) / sizeof(*rules_of_format))
+		return NULL;
+	trace_config *copy = malloc(sizeof(*copy));
+	if (copy != NULL) {
+		copy->options = *options;
+		copy->rules = rules_of_format[options->format];
+	}
 	return copy;
 }
 
@@ -40,7 +58,7 @@ static void *state_new(void *config)
 	struct trace_state *t = calloc(1, sizeof(*t));
 	if (t == NULL)
 		return NULL;
-	t->options = config;
+	t->config = config;
 	fg_stack_builder_init(&t->frames);
 	return t;
 }
@@ -124,8 +142,6 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 	if (t->too_long) {
 		fg_collapse_warn(chunk->report, line, "stack longer than %u bytes ignored",
 				 FG_TRACE_STACK_MAX);
-	} else if (t->pending_lines == 0) {
-		fg_collapse_warn(chunk->report, line, "count with no frames before it ignored");
 	} else if (fg_count_parse(digits, length, &count) != 0) {
 		fg_collapse_warn(chunk->report, line, "count beyond 2^64 - 1: stack ignored");
 	} else if ((rc = fg_stack_builder_join(&t->frames, NULL, 0, &stack, &stack_length)) == 0) {
@@ -141,35 +157,29 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 }
 
 /* One line (trimmed of its '\n'), line number `line` of the chunk. */
-static int parse_line(struct trace_state *t, const char *start, const char *end,
+static int parse_line(struct trace_state *t, const char *raw, const char *raw_end,
 		      fg_collapse_chunk *chunk, uint64_t line)
 {
+	const char *start = raw, *end = raw_end;
 	fg_trace_trim(&start, &end);
 	if (start == end)
 		return 0;
 	if (is_count(start, end))
 		return end_stack(t, start, (size_t)(end - start), chunk, line);
-	bool after_banner = t->after_banner;
-	t->after_banner = false;
 	if (has_control(start, end) || is_number_like(start, end)) {
 		fg_collapse_warn(chunk->report, line, "neither a frame nor a count: line ignored");
 		return 0;
 	}
-	bool dtrace = t->options->format == FG_TRACE_DTRACE;
-	if (dtrace && t->pending_lines == 0) {
-		if (fg_dtrace_is_banner(start, (size_t)(end - start))) {
-			t->after_banner = true;
-			return 0;
-		}
-		if (after_banner && fg_dtrace_is_probe_line(start, (size_t)(end - start)))
+	const fg_trace_rules *rules = t->config->rules;
+	if (rules->is_not_frame != NULL) {
+		fg_trace_line l = {raw, raw_end, start, end, t->pending_lines != 0, chunk, line};
+		if (rules->is_not_frame(&l, &t->memory))
 			return 0;
 	}
 	t->pending_lines++;
 	if (t->too_long)
 		return 0;
-	int rc = dtrace ? fg_dtrace_clean_frame(start, (size_t)(end - start),
-						t->options->include_offset, &t->frames)
-			: fg_stap_clean_frame(start, (size_t)(end - start), &t->frames);
+	int rc = rules->clean_frame(start, (size_t)(end - start), &t->config->options, &t->frames);
 	if (rc == 0 && t->frames.length > FG_TRACE_STACK_MAX) {
 		/* Drop the bytes, keep reading: the count line will say. */
 		fg_stack_builder_clear(&t->frames);
@@ -199,32 +209,9 @@ static int parse(void *state, fg_collapse_chunk *chunk)
 					 t->pending_lines == 1 ? "" : "s",
 					 t->pending_lines == 1 ? "it" : "them");
 		forget_stack(t);
-		t->after_banner = false;
+		t->memory = 0;
 	}
 	return rc;
-}
-
-const unsigned char fg_trace_byte_class[256] = {
-	[':'] = FG_TRACE_COLON, ['('] = FG_TRACE_OPEN, ['<'] = FG_TRACE_OPEN,
-	['-'] = FG_TRACE_DASH, [';'] = FG_TRACE_SEMICOLON, ['+'] = FG_TRACE_PLUS,
-};
-
-int fg_trace_push_frame(fg_stack_builder *b, const char *name, size_t length,
-			const char *suffix, bool semicolons)
-{
-	if (length == 0) {
-		name = "-";
-		length = 1;
-	}
-	size_t start = b->length;
-	if (fg_stack_builder_push(b, name, length) != 0 ||
-	    (suffix != NULL && fg_stack_builder_append(b, suffix, strlen(suffix)) != 0))
-		return FG_ENOMEM;
-	if (semicolons)
-		for (char *s = b->bytes + start, *stop = b->bytes + start + length;
-		     (s = memchr(s, ';', (size_t)(stop - s))) != NULL; s++)
-			*s = ':';
-	return 0;
 }
 
 const fg_collapse_parser fg_trace_parser = {

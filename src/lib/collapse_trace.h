@@ -1,62 +1,45 @@
 /*
- * collapse_trace.h - what the DTrace and SystemTap parsers share (not part
- * of the API): the frame cleaners of each format and the helpers they use.
- * The parser itself (count lines, the frame list, warnings) is in
- * collapse_trace.c; each format's frame rules are in collapse_dtrace.c and
- * collapse_stap.c.
+ * collapse_trace.h - how a trace format plugs into the trace parser
+ * (collapse_trace.c), internal to libfolded.
+ *
+ * "Trace" text is frames one a line, leaf first, each stack ended by a
+ * line holding only its count: DTrace aggregations and SystemTap's
+ * print_stack(). The parser owns the shared shape (blank lines, counts,
+ * pending frames, warnings); a format brings its rules in a table, as
+ * the collapse driver takes parsers (fg_collapse_parser): how one frame
+ * line becomes frames, and optionally which lines are the tracer's own
+ * (headers, banners, messages) and never frames. collapse_dtrace.c and
+ * collapse_stap.c each define one table; neither calls the parser, and
+ * the parser knows no format's rules.
  */
 #ifndef FG_COLLAPSE_TRACE_H
 #define FG_COLLAPSE_TRACE_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "trace_frame.h"
 
-#include "internal.h"
+/* One line, as the parser hands it to a format's rules. */
+typedef struct fg_trace_line {
+	const char *raw, *raw_end;  /* the whole line, without its '\n' */
+	const char *start, *end;    /* trimmed: not empty, not a count */
+	bool pending;               /* frames of a stack came before it */
+	fg_collapse_chunk *chunk;   /* for fg_collapse_warn */
+	uint64_t number;            /* its line number in the chunk */
+} fg_trace_line;
 
-static inline bool fg_trace_is_hex(unsigned char c)
-{
-	return fg_is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+typedef struct fg_trace_rules {
+	/*
+	 * Whether the line is the tracer's own text rather than a frame: it is
+	 * then skipped (the rule warns if it should). memory is the format's
+	 * own word of state, kept from line to line, 0 at the start of each
+	 * input. NULL: every line is a frame.
+	 */
+	bool (*is_not_frame)(const fg_trace_line *line, unsigned *memory);
+	/* Cleans one frame line and pushes its frame(s): 0 or FG_ENOMEM. */
+	int (*clean_frame)(const char *line, size_t length, const fg_trace_options *options,
+			   fg_stack_builder *b);
+} fg_trace_rules;
 
-/* Narrows [*start, *end) to drop whitespace at both ends. */
-static inline void fg_trace_trim(const char **start, const char **end)
-{
-	/* DTrace indents every line by a dozen spaces: skip 8 at a time. */
-	uint64_t eight;
-	while (*end - *start >= 8 && (memcpy(&eight, *start, 8), eight == 0x2020202020202020ull))
-		*start += 8;
-	while (*start < *end && fg_is_space((unsigned char)**start))
-		(*start)++;
-	while (*end > *start && fg_is_space((unsigned char)(*end)[-1]))
-		(*end)--;
-}
-
-/*
- * The bytes the frame rules look at, so that a cleaner finds them all in
- * one pass over a frame (frames are short and there are many: a pass per
- * rule would cost more than the rules).
- */
-enum {
-	FG_TRACE_COLON = 1,      /* ':' (C++ "::") */
-	FG_TRACE_OPEN = 2,       /* '(' and '<' (C++ arguments, templates) */
-	FG_TRACE_DASH = 4,       /* '-' ("->" inline chains) */
-	FG_TRACE_SEMICOLON = 8,  /* ';' (the folded separator) */
-	FG_TRACE_PLUS = 16,      /* '+' (offsets) */
-};
-extern const unsigned char fg_trace_byte_class[256];
-
-/*
- * Pushes one frame named [name, name + length) and then suffix (may be
- * NULL) onto b: an empty name becomes "-", and ';' (the folded format's
- * separator) becomes ':' (pass semicolons = false when the name holds
- * none, to save the search). Returns 0 or FG_ENOMEM.
- */
-int fg_trace_push_frame(fg_stack_builder *b, const char *name, size_t length,
-			const char *suffix, bool semicolons);
-
-/* DTrace's banner "CPU     ID                    FUNCTION:NAME". */
-bool fg_dtrace_is_banner(const char *line, size_t length);
-/* The line after the banner: "  0  64091                        :tick-60s". */
-bool fg_dtrace_is_probe_line(const char *line, size_t length);
+extern const fg_trace_rules fg_dtrace_rules;
+extern const fg_trace_rules fg_stap_rules;
 
 #endif

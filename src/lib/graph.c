@@ -110,11 +110,14 @@ static int reverse_stack(fg_buffer *out, const char *stack, size_t length)
 /*
  * The chain palette (waker stacks joined by "--"): every frame after the
  * first ";--;" gets a "_[w]" annotation. Like the original, a stack with no
- * ";--;" gains one at its end (an extra grey "--" frame on top).
+ * ";--;" gains one at its end (an extra grey "--" frame on top), but an
+ * empty stack stays empty: the root's own samples, not a nameless frame.
  */
 static int chain_stack(fg_buffer *out, const char *stack, size_t length)
 {
 	out->length = 0;
+	if (length == 0)
+		return 0;
 	const char *mark = memmem(stack, length, ";--;", 4);
 	if (mark == NULL) {
 		if (fg_buffer_append(out, stack, length) != 0 || fg_buffer_append(out, ";--", 3) != 0)

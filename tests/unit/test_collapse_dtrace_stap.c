@@ -149,15 +149,21 @@ static void test_parser(void)
 	CHECK_STR(warnings, "", "parser: no warnings");
 
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n  5\n  6\n  m`b\n 1.5\n 1\n  m`c\n\n", 1),
-		  "m`a 5\nm`b 1\n", "parser: malformed lines dropped, the rest kept");
+		  " 6\nm`a 5\nm`b 1\n", "parser: malformed lines dropped, the rest kept (an empty stack too)");
 	CHECK_STR(warnings,
-		  "in:3: count with no frames before it ignored\n"
 		  "in:5: neither a frame nor a count: line ignored\n"
 		  "in:8: 1 frame line at the end, with no count line after it, ignored\n",
 		  "parser: warnings name file and line");
 
 	CHECK_STR(collapse(FG_TRACE_STAP, "CPU ID FUNCTION:NAME\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 1),
 		  "f;CPU ID FUNCTION:NAME 1\n", "parser: no banner for stap");
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "dtrace: description 'x' matched 1 probe\nCPU     ID  FUNCTION:NAME\n"
+				  "  1  75195  :tick-60s\nnot a frame\n  m`a\n  m`b\ndtrace: 1 drop\n 2\n", 1),
+		  "m`b;m`a 2\n", "parser: DTrace's messages, banner, probe line and header are no frames");
+	CHECK_STR(warnings, "in:4: not indented like a stack frame: header line ignored\n"
+		  "in:7: DTrace's message, not a frame: dtrace: 1 drop\n", "parser: DTrace header warnings");
+	CHECK_STR(collapse(FG_TRACE_STAP, "\t248\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 1),
+		  " 248\nf 1\n", "parser: an empty stap backtrace is an empty stack");
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n 18446744073709551615\n  m`a\n 1\n", 1),
 		  "m`a 18446744073709551615\n", "parser: the largest count");
 	CHECK_STR(warnings, "in:4: the counts of this stack add up beyond 2^64 - 1: count ignored\n",
