@@ -30,12 +30,29 @@ CLI_OBJ   := $(B)/prog/cli.o
 PROGRAMS  := $(patsubst src/prog/%.c,$(B)/%,$(sort $(wildcard src/prog/fg-*.c)))
 VIEWER    := src/viewer/viewer.css src/viewer/viewer.js
 
-.PHONY: all clean check check-asan bench fuzz install uninstall help examples
+.PHONY: all clean check check-asan bench fuzz install uninstall help example
 all: $(B)/libfolded.a $(B)/libfolded.so $(PROGRAMS)
+
+# Objects made by pattern rules are kept: make would otherwise delete them
+# as intermediates after the last command, and print that after the tests.
+.SECONDARY:
+
+# The README's picture links to examples/example-perf.svg, drawn by
+# examples/example-perf.sh; `make check` fails when the committed file is
+# not what the current viewer and layout draw. `make example` redraws it,
+# and docs/example.png where Chromium is installed.
+example: $(B)/fg-collapse-perf $(B)/fg-render
+	examples/example-perf.sh $(B)
+	if [ -x /usr/bin/chromium ]; then \
+		h=$$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' examples/example-perf.svg); \
+		chromium --headless --no-sandbox --hide-scrollbars --window-size=1200,$$h \
+			--screenshot=$(CURDIR)/docs/example.png file://$(CURDIR)/examples/example-perf.svg 2>/dev/null; \
+	fi
 
 help:
 	@echo "make            build the library and programs into $(B)/"
 	@echo "make check      run the test suite"
+	@echo "make example    redraw examples/example-perf.svg (and docs/example.png) after a viewer change"
 	@echo "make check-asan run the test suite under ASan+UBSan"
 	@echo "make bench      run the benchmarks (bench/)"
 	@echo "make fuzz       run the libFuzzer harnesses for a bounded time"

@@ -60,3 +60,7 @@ check_xml() {
 }
 
 have_reference() { [ -d "$REFERENCE" ]; }
+# skip_reference NAME: the one message for missing reference data.
+skip_reference() {
+	skip "$1" "reference data not found at $REFERENCE (put the shared/ directory beside the repository, or set FG_SHARED=DIR)"
+}

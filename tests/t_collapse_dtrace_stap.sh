@@ -28,7 +28,7 @@ if have_reference; then
 		check_same "$prog reference: from stdin" "$in.expected.txt" "$TMP/ref-stdin.out"
 	done
 else
-	skip "dtrace/stap reference" "$REFERENCE absent"
+	skip_reference "dtrace/stap reference"
 fi
 
 # --- frame rules, from committed fixtures ----------------------------------

@@ -23,7 +23,7 @@ if have_reference && [ -d "$REFERENCE/collapse-perf" ]; then
 		skip "reference example-perf-stacks.txt.gz" "built without zlib"
 	fi
 else
-	skip "reference cases" "$REFERENCE/collapse-perf not found (set FG_SHARED)"
+	skip_reference "reference cases"
 fi
 
 # ---------------------------------------------------------------- fixtures

@@ -5,7 +5,7 @@
 
 R=$REFERENCE/render
 if [ ! -f "$R/cases.tsv" ]; then
-	skip "render reference" "no $R (clone ../shared beside the repository to run it)"
+	skip_reference "render reference"
 	exit 0
 fi
 ours=0 theirs=0
