@@ -1,6 +1,6 @@
 # fg - flame graphs in C. See README.md; "make help" lists the targets.
 
-VERSION   := 0.1.0
+VERSION   := $(shell sed -n 's/^\#define FG_VERSION "\(.*\)"/\1/p' include/folded.h)
 SOVERSION := 0
 
 CC      ?= cc
@@ -20,7 +20,7 @@ ZLIB_CFLAGS := -DFG_HAVE_ZLIB
 ZLIB_LIBS   := -lz
 endif
 
-ALL_CFLAGS := $(CSTD) $(WARN) -Iinclude -Isrc/lib $(ZLIB_CFLAGS) -DFG_VERSION_STRING='"$(VERSION)"' $(CFLAGS)
+ALL_CFLAGS := $(CSTD) $(WARN) -Iinclude -Isrc/lib $(ZLIB_CFLAGS) $(CFLAGS)
 LIBS       := $(ZLIB_LIBS) -lpthread -lm
 
 LIB_SRC   := $(sort $(wildcard src/lib/*.c))
@@ -66,11 +66,11 @@ $(B)/lib $(B)/pic $(B)/prog $(B)/tools:
 $(B)/lib/%.o: src/lib/%.c include/folded.h src/lib/*.h | $(B)/lib
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 $(B)/pic/%.o: src/lib/%.c include/folded.h src/lib/*.h | $(B)/pic
-	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=default -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 $(B)/lib/viewer_assets.o: $(B)/lib/viewer_assets.c | $(B)/lib
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 $(B)/pic/viewer_assets.o: $(B)/lib/viewer_assets.c | $(B)/pic
-	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
 # The viewer's JavaScript and CSS are real files, embedded at build time.
 $(B)/tools/embed: src/tools/embed.c | $(B)/tools

@@ -6,7 +6,7 @@
  *   bytes (fg_input) -> records (a profiler parser, or fg_folded_parse)
  *     -> fg_stacks (unique stacks with summed counts; what collapsers print)
  *     -> fg_tree   (frames merged by prefix, children sorted by name)
- *     -> fg_svg_write (an SVG flame graph) into an fg_output.
+ *     -> fg_graph_write_svg (an SVG flame graph) into an fg_output.
  *
  * Conventions, true of every function below unless it says otherwise:
  * - Strings are (pointer, length) pairs of arbitrary bytes; nothing needs a
@@ -31,6 +31,16 @@
 extern "C" {
 #endif
 
+/*
+ * Every declaration from here to the end of this header is libfolded's API
+ * and is exported from the shared library; nothing else is (the library is
+ * built with hidden visibility, so its internal modules stay internal).
+ */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* The release, in one place: the Makefile reads it from here. */
 #define FG_VERSION "0.1.0"
 
 /* ------------------------------------------------------------------ errors */
@@ -266,6 +276,9 @@ int fg_stacks_write(const fg_stacks *stacks, int columns, fg_output *out);
 
 /* ------------------------------------------------------------ stack builder */
 
+/* ADVANCED, UNSTABLE until 1.0: for parsers written against the collapse
+ * driver's plugin interface below; the fields may change. */
+
 /*
  * Assembles one stack from frames that arrive one at a time, leaf first (as
  * profilers print them), and yields it root first, joined by ';'. Reused
@@ -442,7 +455,9 @@ int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
  * number of threads; warnings are buffered per range and passed on in input
  * order with absolute line numbers, so stderr is the same too.
  *
- * A format plugs in through an fg_collapse_parser: a table of functions
+ * ADVANCED, UNSTABLE until 1.0 (the plugin interface: fg_collapse_parser,
+ * fg_collapse_chunk, fg_collapse_warn, and each format's parser table and
+ * config_new): a format plugs in through an fg_collapse_parser: a table of functions
  * over two objects it defines itself,
  * - a config: the options, shared read-only by all threads (only
  *   begin_input and prepare may change it, and only while no range is being
@@ -708,6 +723,10 @@ int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_opti
  * original's int(). Exact for integer counts. Then nothing else changes.
  */
 int fg_diff_normalize(fg_stacks *stacks, const fg_diff_options *options, fg_error *err);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,7 @@ export FG_ROOT=$PWD
 MAKE=${MAKE:-make}
 build=${FG_BUILD:-build}
 case $build in /*) ;; *) build=$FG_ROOT/$build ;; esac
-version=$(sed -n 's/^VERSION *:= *//p' Makefile)
+version=$(sed -n 's/^#define FG_VERSION "\(.*\)"/\1/p' include/folded.h)
 soversion=$(sed -n 's/^SOVERSION *:= *//p' Makefile)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fg-extra.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

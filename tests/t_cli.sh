@@ -7,7 +7,7 @@
 # so a new program is held to it as soon as it is built.
 . "$(dirname "$0")/lib.sh"
 
-version=$(sed -n 's/^VERSION *:= *//p' "$FG_ROOT/Makefile")
+version=$(sed -n 's/^#define FG_VERSION "\(.*\)"/\1/p' "$FG_ROOT/include/folded.h")
 
 # options_of_synopsis MANPAGE: the options of the SYNOPSIS section, one a line
 # (".Op Fl \-title Ar TEXT" gives --title, ".Op Fl o Ar FILE" gives -o).
