@@ -1,5 +1,5 @@
 /*
- * color.c - flamegraph.pl's palettes (ORIGINAL.md 1.9).
+ * color.c - flamegraph.pl's palettes, as fg-render(1) lists them.
  *
  * A frame's colour comes from three variables v1, v2, v3 in [0, 1). By
  * default they are one value seeded from the name (so a function keeps its

@@ -22,7 +22,8 @@ typedef enum fg_palette {
 /* The palette called name (case-sensitive, as the original). */
 fg_palette fg_palette_by_name(const char *name);
 
-/* How the three random variables are drawn (ORIGINAL.md 1.9.2). */
+/* How the three random variables are drawn: from the name (default), by
+ * the name-shape hash of flamegraph.pl's --hash, or truly at random. */
 typedef enum fg_color_mode {
 	FG_COLOR_NAME_SEEDED, /* default: deterministic per name */
 	FG_COLOR_HASH,        /* --hash */

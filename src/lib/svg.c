@@ -1,7 +1,7 @@
 /*
  * svg.c - the frame tree drawn as an SVG flame graph.
  *
- * Geometry is flamegraph.pl's, to 0.1 px (ORIGINAL.md 1.6); the markup is
+ * Geometry is flamegraph.pl's, to 0.1 px (docs/svg-contract.md); the markup is
  * ours and compact (docs/svg-contract.md): shared attributes live in CSS,
  * frames of one colour share a <g fill>, the " samples, " of every tooltip
  * is an XML entity, numbers are written with the fewest digits, and empty

@@ -1,6 +1,6 @@
 /*
  * test_collapse_perf.c - the perf parser through its API: the tidying
- * rules of stackcollapse-perf.pl one by one (ORIGINAL.md section 3.2),
+ * rules of stackcollapse-perf.pl one by one (fg-collapse-perf(1) lists them),
  * header shapes, periods and events, fg's fixes, and the driver (same
  * stacks and warnings for any number of threads).
  */

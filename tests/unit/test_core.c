@@ -158,7 +158,8 @@ static void add(fg_tree *t, const char *stack, uint64_t count)
 static void test_tree(void)
 {
 	fg_tree *t = fg_tree_new(0);
-	/* The split-frame case of ORIGINAL.md 1.4: one "bar" box, not two. */
+	/* A name and a longer sibling name that extends it (bar, bar.cold):
+	 * flamegraph.pl's whole-line sort splits "bar" in two; one box here. */
 	add(t, "foo;bar", 100);
 	add(t, "foo;bar2", 50);
 	add(t, "foo;bar;baz", 25);
