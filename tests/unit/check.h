@@ -6,6 +6,7 @@
 #ifndef FG_CHECK_H
 #define FG_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,23 @@ static int check_failures;
 		if (!(a_ != NULL && strcmp(a_, e_) == 0))                  \
 			printf("    expected \"%s\"\n    actual   \"%s\"\n", e_, a_ ? a_ : "(null)"); \
 	} while (0)
+
+/* Warnings collected by check_collect (an fg_warn_fn) as
+ * "FILE:LINE: message\n" lines; clear with check_warnings()[0] = '\0'. */
+static inline char *check_warnings(void)
+{
+	static char text[8192];
+	return text;
+}
+
+static inline void check_collect(void *context, const char *file, uint64_t line, const char *message)
+{
+	(void)context;
+	char *warnings = check_warnings();
+	size_t used = strlen(warnings);
+	snprintf(warnings + used, 8192 - used, "%s:%llu: %s\n", file ? file : "-",
+		 (unsigned long long)line, message);
+}
 
 static inline int check_exit(void) { return check_failures ? 1 : 0; }
 

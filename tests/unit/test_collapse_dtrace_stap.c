@@ -93,14 +93,6 @@ static void test_stap_frames(void)
 	CHECK_STR(stap("name"), "name", "stap: a bare name");
 }
 
-static char warnings[4096];
-
-static void collect(void *context, const char *file, uint64_t line, const char *message)
-{
-	size_t used = strlen(warnings);
-	snprintf(warnings + used, sizeof(warnings) - used, "%s:%llu: %s\n", file,
-		 (unsigned long long)line, message);
-}
 
 /* Runs text through the driver with `threads` threads as one input named
  * "in"; returns the folded output. */
@@ -108,9 +100,9 @@ static const char *collapse(fg_trace_format format, const char *text, unsigned t
 {
 	static char out[1 << 16];
 	fg_trace_options options = {.format = format};
-	fg_warner w = {collect, NULL};
+	fg_warner w = {check_collect, NULL};
 	fg_error err = {0};
-	warnings[0] = out[0] = '\0';
+	check_warnings()[0] = out[0] = '\0';
 	fg_collapse *c = fg_trace_collapse_new(&options, threads, &w, &err);
 	if (c == NULL || fg_collapse_text(c, text, strlen(text), "in", &err) != 0)
 		return NULL;
@@ -146,11 +138,11 @@ static void test_parser(void)
 			   "  2";
 	CHECK_STR(collapse(FG_TRACE_DTRACE, text, 1), "m`a 4\nm`a;m`b 5\n",
 		  "parser: banners, counts with spaces, CRLF, no final newline");
-	CHECK_STR(warnings, "", "parser: no warnings");
+	CHECK_STR(check_warnings(), "", "parser: no warnings");
 
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n  5\n  6\n  m`b\n 1.5\n 1\n  m`c\n\n", 1),
 		  " 6\nm`a 5\nm`b 1\n", "parser: malformed lines dropped, the rest kept (an empty stack too)");
-	CHECK_STR(warnings,
+	CHECK_STR(check_warnings(),
 		  "in:5: neither a frame nor a count: line ignored\n"
 		  "in:8: 1 frame line at the end, with no count line after it, ignored\n",
 		  "parser: warnings name file and line");
@@ -160,13 +152,13 @@ static void test_parser(void)
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "dtrace: description 'x' matched 1 probe\nCPU     ID  FUNCTION:NAME\n"
 				  "  1  75195  :tick-60s\nnot a frame\n  m`a\n  m`b\ndtrace: 1 drop\n 2\n", 1),
 		  "m`b;m`a 2\n", "parser: DTrace's messages, banner, probe line and header are no frames");
-	CHECK_STR(warnings, "in:4: not indented like a stack frame: header line ignored\n"
+	CHECK_STR(check_warnings(), "in:4: not indented like a stack frame: header line ignored\n"
 		  "in:7: DTrace's message, not a frame: dtrace: 1 drop\n", "parser: DTrace header warnings");
 	CHECK_STR(collapse(FG_TRACE_STAP, "\t248\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 1),
 		  " 248\nf 1\n", "parser: an empty stap backtrace is an empty stack");
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n 18446744073709551615\n  m`a\n 1\n", 1),
 		  "m`a 18446744073709551615\n", "parser: the largest count");
-	CHECK_STR(warnings, "in:4: the counts of this stack add up beyond 2^64 - 1: count ignored\n",
+	CHECK_STR(check_warnings(), "in:4: the counts of this stack add up beyond 2^64 - 1: count ignored\n",
 		  "parser: count overflow reported");
 
 	/* Threads: a text large enough to be cut, the same stacks and warnings. */
@@ -177,10 +169,10 @@ static void test_parser(void)
 					 "  m`f%d+0x1\n\n  m`main\n %s\n", i % 97, i % 5000 == 7 ? "1.5" : "2");
 	static char one[1 << 16], warnings_one[4096];
 	snprintf(one, sizeof(one), "%s", collapse(FG_TRACE_DTRACE, big, 1));
-	snprintf(warnings_one, sizeof(warnings_one), "%s", warnings);
+	snprintf(warnings_one, sizeof(warnings_one), "%s", check_warnings());
 	for (unsigned threads = 2; threads <= 8; threads *= 2) {
 		CHECK_STR(collapse(FG_TRACE_DTRACE, big, threads), one, "parser: %u threads, same stacks", threads);
-		CHECK_STR(warnings, warnings_one, "parser: %u threads, same warnings", threads);
+		CHECK_STR(check_warnings(), warnings_one, "parser: %u threads, same warnings", threads);
 	}
 	CHECK(strstr(one, "m`main;m`f96 ") != NULL, "parser: big input parsed");
 }

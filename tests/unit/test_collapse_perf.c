@@ -11,24 +11,14 @@
 #include "check.h"
 #include "folded.h"
 
-/* Warnings collected as "FILE:LINE: message\n". */
-static char warnings[8192];
-
-static void collect(void *context, const char *file, uint64_t line, const char *message)
-{
-	(void)context;
-	size_t used = strlen(warnings);
-	snprintf(warnings + used, sizeof(warnings) - used, "%s:%llu: %s\n", file ? file : "-",
-		 (unsigned long long)line, message);
-}
 
 /* The folded output ("STACK COUNT" lines, '|'-separated) of text. */
 static char *collapse_with(const fg_perf_options *o, unsigned threads, const char *text,
 			   size_t length)
 {
 	fg_error err = {0};
-	fg_warner w = {collect, NULL};
-	warnings[0] = '\0';
+	fg_warner w = {check_collect, NULL};
+	check_warnings()[0] = '\0';
 	fg_collapse *c = fg_perf_collapse_new(o, threads, &w, &err);
 	if (c == NULL || fg_collapse_text(c, text, length, "t", &err) != 0) {
 		fg_collapse_free(c);
@@ -212,19 +202,19 @@ static void test_samples_and_events(void)
 	/* the first event is kept; names compare exactly */
 	CHECK_TEXT(&o, "a 1 1.0: 1 cycles:u:\n\t1 f (/x)\n\na 1 1.0: 1 cycles:\n\t1 g (/x)\n\n",
 		   "a;f 1", "first event kept, cycles:u != cycles");
-	CHECK(strstr(warnings, "t:4: skipping samples of event cycles: only the first event, cycles:u") != NULL,
+	CHECK(strstr(check_warnings(), "t:4: skipping samples of event cycles: only the first event, cycles:u") != NULL,
 	      "skipped event reported with its line");
 	fg_perf_options filter = defaults();
 	filter.event_filter = "cycles";
 	CHECK_TEXT(&filter, "a 1 1.0: 1 cycles:u:\n\t1 f (/x)\n\na 1 1.0: 1 cycles:\n\t1 g (/x)\n\n",
 		   "a;g 1", "--event-filter");
-	CHECK(warnings[0] == '\0', "no warning with --event-filter");
+	CHECK(check_warnings()[0] == '\0', "no warning with --event-filter");
 	/* comments anywhere; frames before any header are ignored */
 	CHECK_TEXT(&o, "# header\n\t1 lost (/x)\n\na 1 1.0: 1 cycles:\n# inside\n\t1 f (/x)\n\n",
 		   "a;f 1", "comments and frames without header");
 	/* unrecognised lines are warnings with file and line */
 	CHECK_TEXT(&o, "a 1 1.0: 1 cycles:\n\t1 f (/x)\nnonsense\n\n", "a;f 1", "bad line skipped");
-	CHECK_STR(warnings, "t:3: unrecognized line: nonsense\n", "bad line reported");
+	CHECK_STR(check_warnings(), "t:3: unrecognized line: nonsense\n", "bad line reported");
 	/* --skip-after */
 	fg_perf_options skip = defaults();
 	const char *names[] = {"main"};
@@ -259,14 +249,14 @@ static void test_threads(void)
 	text[at] = '\0';
 	fg_perf_options o = defaults();
 	char *single = collapse_with(&o, 1, text, at);
-	char single_warnings[sizeof(warnings)];
-	strcpy(single_warnings, warnings);
+	char single_warnings[8192];
+	strcpy(single_warnings, check_warnings());
 	CHECK_STR(single, "app;main;leaf 120000|app;main;other 200000", "one thread");
 	CHECK(strstr(single_warnings, "junk 13333") != NULL, "warnings kept");
 	for (unsigned threads = 2; threads <= 8; threads += 3) {
 		char *many = collapse_with(&o, threads, text, at);
 		CHECK_STR(many, single, "%u threads: same stacks", threads);
-		CHECK_STR(warnings, single_warnings, "%u threads: same warnings", threads);
+		CHECK_STR(check_warnings(), single_warnings, "%u threads: same warnings", threads);
 		free(many);
 	}
 	free(single);

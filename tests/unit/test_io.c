@@ -1,0 +1,141 @@
+/*
+ * test_io.c - unit tests of input.c and output.c: lines and blocks give
+ * back exactly the bytes put in (any line lengths, with or without a final
+ * newline), gzip files read as their text, and -o files appear whole or not
+ * at all.
+ */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "folded.h"
+
+/* A text of n lines of pseudo-random lengths (some long, some empty). */
+static char *make_text(size_t lines, size_t *length, unsigned seed, bool final_newline)
+{
+	size_t capacity = 1 << 16, used = 0;
+	char *text = malloc(capacity);
+	for (size_t i = 0; i < lines; i++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t n = (seed >> 16) % 7 == 0 ? 70000 + (seed >> 8) % 5000 : (seed >> 16) % 90;
+		while (used + n + 2 > capacity)
+			text = realloc(text, capacity *= 2);
+		for (size_t k = 0; k < n; k++)
+			text[used++] = (char)('a' + (k + i) % 26);
+		if (i + 1 < lines || final_newline)
+			text[used++] = '\n';
+	}
+	*length = used;
+	return text;
+}
+
+static void test_lines_and_blocks(void)
+{
+	for (int final = 0; final <= 1; final++) {
+		size_t length;
+		char *text = make_text(300, &length, 7u + (unsigned)final, final);
+		/* Lines: joined with '\n' they give the text back. */
+		fg_input *in = fg_input_open_memory("mem", text, length);
+		const char *line;
+		size_t n, at = 0;
+		int rc, same = 1;
+		uint64_t count = 0;
+		while ((rc = fg_input_read_line(in, &line, &n, NULL)) == 1) {
+			count++;
+			same &= at + n <= length && memcmp(text + at, line, n) == 0;
+			at += n;
+			if (at < length)
+				same &= text[at++] == '\n';
+		}
+		CHECK(rc == 0 && same && at == length, "input: lines give the text back (final newline: %d)", final);
+		CHECK(count == 300 && fg_input_line_number(in) == 300, "input: 300 lines counted");
+		fg_input_close(in);
+		/* Blocks: whole lines, concatenated they give the text back. */
+		for (size_t want = 1; want <= (1u << 20); want *= 64) {
+			in = fg_input_open_memory("mem", text, length);
+			const char *block;
+			at = 0;
+			same = 1;
+			while ((rc = fg_input_read_block(in, want, &block, &n, NULL)) == 1) {
+				same &= at + n <= length && memcmp(text + at, block, n) == 0;
+				at += n;
+				same &= at == length || block[n - 1] == '\n';
+			}
+			CHECK(rc == 0 && same && at == length, "input: blocks of %zu+ bytes are whole lines, nothing lost", want);
+			fg_input_close(in);
+		}
+		free(text);
+	}
+	fg_input *empty = fg_input_open_memory("empty", "", 0);
+	const char *line;
+	size_t n;
+	CHECK(fg_input_read_line(empty, &line, &n, NULL) == 0, "input: an empty input has no line");
+	fg_input_close(empty);
+}
+
+static void test_files(void)
+{
+	char dir[] = "/tmp/fg-test-io.XXXXXX";
+	if (mkdtemp(dir) == NULL) {
+		CHECK(0, "io: a temporary directory");
+		return;
+	}
+	char path[256], gz[300], cmd[700];
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	fg_error err = {0};
+	/* Atomic output: the old file stays until commit, abort keeps it. */
+	fg_output *out = fg_output_open(path, &err);
+	fg_output_puts(out, "old\n");
+	CHECK(fg_output_commit(out, &err) == 0, "output: commit");
+	out = fg_output_open(path, &err);
+	fg_output_printf(out, "new %d\n", 42);
+	fg_input *in = fg_input_open(path, &err);
+	const char *line;
+	size_t n;
+	CHECK(in != NULL && fg_input_read_line(in, &line, &n, &err) == 1 && n == 3 && !memcmp(line, "old", 3),
+	      "output: before commit, readers see the old file");
+	fg_input_close(in);
+	fg_output_abort(out);
+	in = fg_input_open(path, &err);
+	CHECK(in != NULL && fg_input_read_line(in, &line, &n, &err) == 1 && n == 3 && !memcmp(line, "old", 3),
+	      "output: abort leaves the old file");
+	fg_input_close(in);
+	snprintf(cmd, sizeof(cmd), "ls -A %s | wc -l | grep -qx 1", dir);
+	CHECK(system(cmd) == 0, "output: abort leaves no temporary file");
+
+	/* gzip, when built with it: the same lines as the text. */
+	snprintf(gz, sizeof(gz), "%s/in.gz", dir);
+	snprintf(cmd, sizeof(cmd), "printf 'a;b 1\\nc 2' | gzip -c > %s", gz);
+	if (fg_have_zlib() && system(cmd) == 0) {
+		in = fg_input_open(gz, &err);
+		int ok = in != NULL && fg_input_read_line(in, &line, &n, &err) == 1 && n == 5 &&
+			 !memcmp(line, "a;b 1", 5) && fg_input_read_line(in, &line, &n, &err) == 1 &&
+			 n == 3 && !memcmp(line, "c 2", 3) && fg_input_read_line(in, &line, &n, &err) == 0;
+		CHECK(ok, "input: a gzip file reads as its text");
+		fg_input_close(in);
+	}
+	CHECK(fg_input_open("/nonexistent/fg", &err) == NULL && err.code == FG_EIO &&
+	      strstr(err.message, "/nonexistent/fg") != NULL, "input: a missing file is FG_EIO naming it");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0, "io: cleaned up");
+}
+
+static void test_memory_output(void)
+{
+	fg_output *out = fg_output_open_memory();
+	for (int i = 0; i < 100000; i++)
+		fg_output_printf(out, "%d;", i % 10);
+	size_t length;
+	const char *data = fg_output_data(out, &length);
+	CHECK(length == 200000 && data[0] == '0' && data[199998] == '9', "output: memory output keeps every byte");
+	fg_output_abort(out);
+}
+
+int main(void)
+{
+	test_lines_and_blocks();
+	test_files();
+	test_memory_output();
+	return check_exit();
+}
