@@ -110,14 +110,12 @@ static int reverse_stack(fg_buffer *out, const char *stack, size_t length)
 /*
  * The chain palette (waker stacks joined by "--"): every frame after the
  * first ";--;" gets a "_[w]" annotation. Like the original, a stack with no
- * ";--;" gains one at its end (an extra grey "--" frame on top), but an
- * empty stack stays empty: the root's own samples, not a nameless frame.
+ * ";--;" gains one at its end (an extra grey "--" frame on top). Not
+ * called for an empty stack, which stays the root's own samples.
  */
 static int chain_stack(fg_buffer *out, const char *stack, size_t length)
 {
 	out->length = 0;
-	if (length == 0)
-		return 0;
 	const char *mark = memmem(stack, length, ";--;", 4);
 	if (mark == NULL) {
 		if (fg_buffer_append(out, stack, length) != 0 || fg_buffer_append(out, ";--", 3) != 0)
@@ -180,7 +178,7 @@ static int add_to_sink(const fg_graph_options *o, fg_graph_sink *s, const char *
 		stack = s->reversed.data;
 		stack_length = s->reversed.length;
 	}
-	if (strcmp(o->colors, "chain") == 0) {
+	if (stack_length > 0 && strcmp(o->colors, "chain") == 0) {
 		if (chain_stack(&s->scratch, stack, stack_length) != 0)
 			return FG_ENOMEM;
 		stack = s->scratch.data;
