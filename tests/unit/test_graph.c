@@ -1,0 +1,103 @@
+/*
+ * test_graph.c - unit tests of graph.c and svg.c through the public graph
+ * API: the SVG depends only on the multiset of lines (any order, any
+ * number of threads: byte-identical), invalid lines are counted and the
+ * valid ones kept, the layout puts a frame's own samples first, and two
+ * graphs live side by side in one process.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "folded.h"
+
+static const char *const lines[] = {
+	"main;parse;lex 30", "main;parse;lex;next_token 10", "main;parse 5", "main;eval;call;add 20",
+	"main;eval;call;mul 15", "main;eval 10", "main;init_[k] 5", "main;foo 2", "main;foo.cold 1",
+	"main;foo;inner 1", " 4", "other;x 2.5", "main;parse;lex 1", "zz;0x1f 7",
+};
+enum { LINES = sizeof(lines) / sizeof(*lines) };
+
+/* The SVG of the lines in the given order, with `threads` threads. */
+static char *render(const size_t *order, unsigned threads, uint64_t *invalid, const char *extra)
+{
+	fg_graph_options o;
+	fg_graph_options_init(&o);
+	o.threads = threads;
+	fg_graph *g = fg_graph_new(&o);
+	size_t capacity = 4096, used = 0;
+	char *text = malloc(capacity);
+	for (size_t i = 0; i < LINES; i++)
+		used += (size_t)snprintf(text + used, capacity - used, "%s\n", lines[order[i]]);
+	if (extra != NULL)
+		used += (size_t)snprintf(text + used, capacity - used, "%s", extra);
+	fg_input *in = fg_input_open_memory("mem", text, used);
+	fg_error err = {0};
+	fg_output *out = fg_output_open_memory();
+	char *svg = NULL;
+	if (fg_graph_read(g, in, NULL, &err) == 0 && fg_graph_write_svg(g, out, NULL, &err) == 0) {
+		size_t length;
+		const char *data = fg_output_data(out, &length);
+		svg = strndup(data, length);
+	}
+	if (invalid != NULL)
+		*invalid = fg_graph_invalid_lines(g);
+	fg_output_abort(out);
+	fg_input_close(in);
+	fg_graph_free(g);
+	free(text);
+	return svg;
+}
+
+int main(void)
+{
+	size_t order[LINES];
+	for (size_t i = 0; i < LINES; i++)
+		order[i] = i;
+	char *first = render(order, 1, NULL, NULL);
+	CHECK(first != NULL && strstr(first, "<title>all (114&s;100%)</title>") != NULL,
+	      "graph: the root counts every line, the empty stack and decimals too (113.5, shown 114)");
+	/* Own samples first: main;parse (own 5) starts at its left edge, lex after it. */
+	CHECK(first != NULL && strstr(first, "<title>parse (46&s;") != NULL, "graph: parse totals its children");
+	unsigned seed = 12345;
+	int same = 0, tries = 40;
+	for (int t = 0; t < tries; t++) {
+		for (size_t i = LINES - 1; i > 0; i--) { /* Fisher-Yates */
+			seed = seed * 1103515245u + 12345u;
+			size_t j = (seed >> 16) % (i + 1), swap = order[i];
+			order[i] = order[j];
+			order[j] = swap;
+		}
+		char *svg = render(order, 1 + (unsigned)t % 3, NULL, NULL);
+		same += svg != NULL && first != NULL && strcmp(svg, first) == 0;
+		free(svg);
+	}
+	CHECK(same == tries, "graph: %d shuffles with 1-3 threads give byte-identical SVGs (%d did)", tries, same);
+	uint64_t invalid = 0;
+	char *with_junk = render(order, 2, &invalid, "no count\nx;y 1e3\n\n");
+	CHECK(invalid == 2, "graph: two invalid lines counted, the blank one ignored (%llu)",
+	      (unsigned long long)invalid);
+	CHECK(with_junk != NULL && strcmp(with_junk, first) == 0, "graph: invalid lines change nothing else");
+	free(with_junk);
+
+	/* Two graphs at once: no global state between them. */
+	fg_graph_options o;
+	fg_graph_options_init(&o);
+	fg_graph *a = fg_graph_new(&o), *b = fg_graph_new(&o);
+	fg_graph_add_line(a, "x 1", 3, "a", 1, NULL, NULL);
+	fg_graph_add_line(b, "y 2", 3, "b", 1, NULL, NULL);
+	fg_graph_add_line(a, "x 4", 3, "a", 2, NULL, NULL);
+	CHECK(fg_graph_total(a).whole == 5 && fg_graph_total(b).whole == 2, "graph: two graphs keep their own totals");
+	fg_output *out = fg_output_open_memory();
+	fg_error err = {0};
+	fg_graph *empty = fg_graph_new(&o);
+	CHECK(fg_graph_write_svg(empty, out, NULL, &err) == FG_EEMPTY, "graph: no samples is FG_EEMPTY");
+	size_t length;
+	const char *data = fg_output_data(out, &length);
+	CHECK(length > 0 && strstr(data, "</svg>") != NULL, "graph: ... with the small no-input SVG");
+	fg_output_abort(out);
+	fg_graph_free(empty);
+	fg_graph_free(a);
+	fg_graph_free(b);
+	free(first);
+	return check_exit();
+}

@@ -1,0 +1,156 @@
+/*
+ * test_tree.c - unit tests of the frame tree (tree.c): merging, order, flame charts, depth, overflow, merging trees.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "folded.h"
+#include "tree.h"
+
+static fg_node_id child_named(const fg_tree *t, fg_node_id parent, const char *name)
+{
+	for (fg_node_id c = fg_tree_first_child(t, parent); c != FG_NODE_NONE; c = fg_tree_next_sibling(t, c)) {
+		size_t length;
+		const char *n = fg_tree_name(t, c, &length);
+		if (length == strlen(name) && memcmp(n, name, length) == 0)
+			return c;
+	}
+	return FG_NODE_NONE;
+}
+
+static void add(fg_tree *t, const char *stack, uint64_t count)
+{
+	fg_tree_add(t, stack, strlen(stack), fg_count_of(count), NULL);
+}
+
+static void test_tree(void)
+{
+	fg_tree *t = fg_tree_new(0);
+	/* A name and a longer sibling name that extends it (bar, bar.cold):
+	 * flamegraph.pl's whole-line sort splits "bar" in two; one box here. */
+	add(t, "foo;bar", 100);
+	add(t, "foo;bar2", 50);
+	add(t, "foo;bar;baz", 25);
+	add(t, "foo;bar.cold", 5);
+	add(t, "foo;bar", 1); /* not adjacent: still merged */
+	add(t, "a;b;", 3);     /* trailing empty frame dropped */
+	add(t, "a;;b", 2);     /* interior empty frame kept */
+	add(t, "", 4);          /* root only */
+	fg_tree_finish(t);
+	fg_node_id foo = child_named(t, 0, "foo");
+	CHECK(foo != FG_NODE_NONE && fg_tree_total(t, foo).whole == 181, "tree: totals are inclusive");
+	fg_node_id c = fg_tree_first_child(t, foo);
+	size_t length;
+	const char *names[3];
+	size_t lengths[3];
+	for (int i = 0; i < 3 && c != FG_NODE_NONE; i++, c = fg_tree_next_sibling(t, c)) {
+		names[i] = fg_tree_name(t, c, &length);
+		lengths[i] = length;
+	}
+	CHECK(lengths[0] == 3 && memcmp(names[0], "bar", 3) == 0 && lengths[1] == 8 &&
+	      memcmp(names[1], "bar.cold", 8) == 0 && lengths[2] == 4,
+	      "tree: siblings ordered by name bytewise, prefix first (foo < foo.cold < foo2)");
+	CHECK(c == FG_NODE_NONE, "tree: bar, bar.cold and bar2 only: bar merged into one frame");
+	fg_node_id bar = child_named(t, foo, "bar");
+	CHECK(fg_tree_total(t, bar).whole == 126, "tree: bar total = self 101 + child 25");
+	fg_node_id a = child_named(t, 0, "a");
+	CHECK(child_named(t, child_named(t, a, "b"), "") == FG_NODE_NONE, "tree: a;b; is a;b");
+	CHECK(child_named(t, child_named(t, a, ""), "b") != FG_NODE_NONE, "tree: a;;b keeps the empty frame");
+	CHECK(fg_tree_total(t, 0).whole == 190, "tree: root total includes empty stacks");
+	fg_tree_free(t);
+
+	/* Flame chart: only consecutive stacks merge; starts follow input order. */
+	t = fg_tree_new(FG_TREE_FLAMECHART);
+	add(t, "a;b", 1);
+	add(t, "a;c", 2);
+	add(t, "a;b", 3);
+	add(t, "d", 4);
+	fg_tree_finish(t);
+	fg_node_id first = fg_tree_first_child(t, 0);
+	CHECK(fg_tree_size(t) == 6 && fg_tree_total(t, first).whole == 6, "flamechart: a merged across consecutive lines");
+	fg_node_id b1 = fg_tree_first_child(t, first);
+	fg_node_id c1 = fg_tree_next_sibling(t, b1);
+	fg_node_id b2 = fg_tree_next_sibling(t, c1);
+	CHECK(b2 != FG_NODE_NONE && fg_tree_start(t, b2).whole == 3 && fg_tree_total(t, b2).whole == 3,
+	      "flamechart: b appears twice, the second at time 3");
+	fg_tree_free(t);
+
+	/* Depth: 100,000 frames, no recursion. */
+	size_t depth = 100000;
+	char *deep = malloc(depth * 2);
+	for (size_t i = 0; i < depth; i++) {
+		deep[2 * i] = 'f';
+		deep[2 * i + 1] = ';';
+	}
+	t = fg_tree_new(0);
+	CHECK(fg_tree_add(t, deep, depth * 2 - 1, fg_count_of(1), NULL) == 0, "tree: 100,000-frame stack");
+	fg_tree_finish(t);
+	CHECK(fg_tree_size(t) == depth + 1, "tree: one node per frame of the deep stack");
+	fg_tree_free(t);
+	free(deep);
+
+	/* Overflow of the grand total is refused, nothing added. */
+	t = fg_tree_new(0);
+	add(t, "a", UINT64_MAX);
+	CHECK(fg_tree_add(t, "b", 1, fg_count_of(1), NULL) == FG_ERANGE, "tree: overflowing sum refused");
+	fg_tree_finish(t);
+	CHECK(fg_tree_total(t, 0).whole == UINT64_MAX && child_named(t, 0, "b") == FG_NODE_NONE,
+	      "tree: total unchanged after a refused add");
+	fg_tree_free(t);
+}
+
+/* A canonical listing of a finished tree: depth, name, total, DFS order. */
+static void serialize(const fg_tree *t, fg_node_id n, int depth, char *out, size_t size)
+{
+	/* Recursion is fine here: test trees are shallow. */
+	size_t length;
+	const char *name = fg_tree_name(t, n, &length);
+	char line[128];
+	snprintf(line, sizeof(line), "%d %.*s %llu\n", depth, (int)length, name,
+		 (unsigned long long)fg_tree_total(t, n).whole);
+	strncat(out, line, size - strlen(out) - 1);
+	for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE; c = fg_tree_next_sibling(t, c))
+		serialize(t, c, depth + 1, out, size);
+}
+
+static void test_merge(void)
+{
+	static const char *const lines[] = {
+		"a;f 1", "a;f2;x 2", "a;f;y 3", "a;f.c 1", "b;q 5", "a;f;y;z 2", "b 1", "", "c;d;e 4",
+		"a;f2;x 1", "b;q;r 2",
+	};
+	size_t n = sizeof(lines) / sizeof(lines[0]);
+	static char whole[4096], merged[4096];
+	fg_tree *one = fg_tree_new(0);
+	for (size_t i = 0; i < n; i++)
+		add(one, lines[i], 1 + i);
+	fg_tree_finish(one);
+	whole[0] = '\0';
+	serialize(one, 0, 0, whole, sizeof(whole));
+	for (size_t split = 0; split <= n; split++) {
+		fg_tree *a = fg_tree_new(0), *b = fg_tree_new(0);
+		for (size_t i = 0; i < n; i++)
+			add(i < split ? a : b, lines[i], 1 + i);
+		int rc = fg_tree_merge(a, b);
+		fg_tree_free(b);
+		fg_tree_finish(a);
+		merged[0] = '\0';
+		serialize(a, 0, 0, merged, sizeof(merged));
+		CHECK(rc == 0 && strcmp(whole, merged) == 0, "tree merge: split after line %zu equals one tree", split);
+		fg_tree_free(a);
+	}
+	fg_tree_free(one);
+	fg_tree *big = fg_tree_new(0), *other = fg_tree_new(0);
+	add(big, "a", UINT64_MAX);
+	add(other, "b", 1);
+	CHECK(fg_tree_merge(big, other) == FG_ERANGE, "tree merge: an overflowing sum is refused");
+	fg_tree_free(other);
+	fg_tree_free(big);
+}
+
+int main(void)
+{
+	test_tree();
+	test_merge();
+	return check_exit();
+}
