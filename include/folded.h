@@ -538,6 +538,15 @@ void fg_collapse_warn_once(fg_collapse_report *report, unsigned key, uint64_t li
 #endif
 	;
 
+/* The same, but a message is passed on only the first time its text
+ * occurs in the run ("map @usecs holds histograms"), and it does not count
+ * towards the limit. */
+void fg_collapse_warn_unique(fg_collapse_report *report, uint64_t line, const char *format, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
 /* One run of a collapser over one or more inputs, into one stack table. */
 typedef struct fg_collapse fg_collapse;
 

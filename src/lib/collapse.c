@@ -41,7 +41,8 @@
 
 struct warning {
 	uint64_t line;     /* relative to the chunk */
-	int key;           /* -1: an ordinary warning; else fg_collapse_warn_once's key */
+	int key;           /* -1: an ordinary warning; -2: fg_collapse_warn_unique's;
+			      else fg_collapse_warn_once's key */
 	char *text;
 };
 
@@ -83,6 +84,8 @@ struct fg_collapse {
 	uint64_t shown;          /* ordinary warnings passed on */
 	uint64_t hidden;         /* ordinary warnings not passed on */
 	uint32_t once;           /* fg_collapse_warn_once keys used in this run */
+	char **unique;           /* fg_collapse_warn_unique messages passed on */
+	size_t unique_count, unique_capacity;
 
 	/* the worker threads (threads - 1 of them) */
 	pthread_t *workers;
@@ -96,6 +99,8 @@ struct fg_collapse {
 
 /* ------------------------------------------------------------ reporting */
 
+#define UNIQUE (-2)
+
 static void report_add(fg_collapse_report *r, uint64_t line, int key,
 		       const char *format, va_list args)
 {
@@ -105,6 +110,10 @@ static void report_add(fg_collapse_report *r, uint64_t line, int key,
 	}
 	char text[512];
 	vsnprintf(text, sizeof(text), format, args);
+	if (key == UNIQUE)
+		for (size_t i = 0; i < r->count; i++)
+			if (r->items[i].key == UNIQUE && strcmp(r->items[i].text, text) == 0)
+				return;
 	char *copy = strdup(text);
 	if (copy == NULL ||
 	    fg_grow((void **)&r->items, &r->capacity, r->count + 1, sizeof(*r->items)) != 0) {
@@ -140,6 +149,14 @@ void fg_collapse_warn_once(fg_collapse_report *r, unsigned key, uint64_t line,
 	va_end(args);
 }
 
+void fg_collapse_warn_unique(fg_collapse_report *r, uint64_t line, const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	report_add(r, line, UNIQUE, format, args);
+	va_end(args);
+}
+
 static void warn(const fg_collapse *c, uint64_t line, const char *message)
 {
 	if (c->warner.warn != NULL)
@@ -151,7 +168,18 @@ static void flush_report(fg_collapse *c, fg_collapse_report *r, uint64_t first_l
 {
 	for (size_t i = 0; i < r->count; i++) {
 		struct warning *w = &r->items[i];
-		if (w->key >= 0) {
+		if (w->key == UNIQUE) {
+			size_t u = 0;
+			while (u < c->unique_count && strcmp(c->unique[u], w->text) != 0)
+				u++;
+			if (u == c->unique_count &&
+			    fg_grow((void **)&c->unique, &c->unique_capacity, u + 1,
+				    sizeof(*c->unique)) == 0) {
+				c->unique[c->unique_count++] = w->text;
+				warn(c, first_line + w->line, w->text);
+				continue; /* the text is kept in c->unique */
+			}
+		} else if (w->key >= 0) {
 			if (!(c->once & (1u << w->key))) {
 				c->once |= 1u << w->key;
 				warn(c, first_line + w->line, w->text);
@@ -335,6 +363,9 @@ void fg_collapse_free(fg_collapse *c)
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->wake);
 	pthread_cond_destroy(&c->done);
+	for (size_t i = 0; i < c->unique_count; i++)
+		free(c->unique[i]);
+	free(c->unique);
 	free(c->states);
 	free(c->stacks);
 	free(c->ranges);
