@@ -104,7 +104,7 @@ struct fg_collapse {
 static void report_add(fg_collapse_report *r, uint64_t line, int key,
 		       const char *format, va_list args)
 {
-	if (key < 0 && r->kept >= r->limit) {
+	if (key == -1 && r->kept >= r->limit) {
 		r->dropped++;
 		return;
 	}
@@ -118,14 +118,14 @@ static void report_add(fg_collapse_report *r, uint64_t line, int key,
 	if (copy == NULL ||
 	    fg_grow((void **)&r->items, &r->capacity, r->count + 1, sizeof(*r->items)) != 0) {
 		free(copy);
-		r->dropped += key < 0;
+		r->dropped += key == -1;
 		return;
 	}
 	r->items[r->count].line = line;
 	r->items[r->count].key = key;
 	r->items[r->count].text = copy;
 	r->count++;
-	r->kept += key < 0;
+	r->kept += key == -1;
 }
 
 void fg_collapse_warn(fg_collapse_report *r, uint64_t line, const char *format, ...)
