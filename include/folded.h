@@ -706,6 +706,59 @@ int fg_dtrace_clean_frame(const char *line, size_t length, bool include_offset,
 			  fg_stack_builder *b);
 int fg_stap_clean_frame(const char *line, size_t length, fg_stack_builder *b);
 
+/* fg-collapse-bpftrace. */
+
+/*
+ * The bpftrace parser, for the collapse driver: the maps bpftrace prints
+ * when it exits (`@[kstack] = count()`), as stackcollapse-bpftrace.pl
+ * reads them, with the fixes listed in fg-collapse-bpftrace(1).
+ *
+ * An entry starts with a line "@NAME[" (NAME may be empty), holds its key
+ * and ends with "]: VALUE". A key is a list of fields separated by ", ";
+ * a stack field prints as its frames one a line, leaf first, so an entry
+ * looks like
+ *
+ *   @[probe, comm,            <- fields before the stack
+ *       func+12               <- frames, leaf first
+ *       caller+40
+ *   , 1234]: 7                <- fields after it, and the value
+ *
+ * Every entry whose key holds a stack is folded: the other fields become
+ * root frames in key order, then the stacks follow, the first stack of the
+ * key nearest the leaf (so `@[kstack, ustack]` puts the kernel frames above
+ * the user frames, as a CPU flame graph shows them). An empty stack prints
+ * as nothing (`@[]: 1623`, `@[, bash]: 7`): it adds no frames, and an entry
+ * with nothing else is kept as an empty stack. Values must be whole counts;
+ * entries of histogram (hist, lhist) and stats maps are skipped with one
+ * warning naming the map, other values with a warning each.
+ *
+ * Frames: leading and trailing white space goes (indentation, CR);
+ * "func+OFF" loses "+OFF" unless include_offset; perf mode's address
+ * ("ffffffff81000000 func+5") and a trailing " (module)" go; raw mode's
+ * bare addresses, "[unknown]" and other frames stay; ';' becomes ':'.
+ * Blank lines are ignored everywhere, and so is every line outside an
+ * entry (banners, "^C", prompts, histogram rows, one-line maps without a
+ * stack). An entry that no "]:" line ends is reported and dropped. Records
+ * begin after a "]:" line, so any input splits across threads.
+ */
+typedef struct fg_bpftrace_options {
+	bool include_offset;  /* keep "+OFF" (--includeoffset) */
+} fg_bpftrace_options;
+
+/* The bpftrace parser's table, and a config for it from options (copied);
+ * NULL when out of memory. */
+extern const fg_collapse_parser fg_bpftrace_parser;
+void *fg_bpftrace_config_new(const fg_bpftrace_options *options);
+
+/* Shorthand: fg_collapse_new(&fg_bpftrace_parser, fg_bpftrace_config_new(options), ...). */
+fg_collapse *fg_bpftrace_collapse_new(const fg_bpftrace_options *options, unsigned threads,
+				      const fg_warner *warner, fg_error *err);
+
+/* Frame cleaning alone (for tests): cleans one frame line and pushes the
+ * frame onto b. Returns 0 or FG_ENOMEM. */
+int fg_bpftrace_clean_frame(const char *line, size_t length, bool include_offset,
+			    fg_stack_builder *b);
+
 /* ------------------------------------------------------------------- diff */
 
 /*
