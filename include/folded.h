@@ -169,6 +169,16 @@ uint64_t fg_input_line_number(const fg_input *in);
 int fg_input_read_block(fg_input *in, size_t want, const char **block,
 			size_t *length, fg_error *err);
 
+/*
+ * Looks ahead without consuming: makes at least `want` bytes available
+ * (fewer only at the end of the input) and points *bytes at all the unread
+ * bytes (inflated, if gzip), valid until the next call on in. The next
+ * read returns them again. Returns 1 when they reach the end of the input,
+ * 0 when more follow, or a negative FG_E*.
+ */
+int fg_input_peek(fg_input *in, size_t want, const char **bytes, size_t *length,
+		  fg_error *err);
+
 /* Whether this build can read gzip input. */
 bool fg_have_zlib(void);
 
@@ -587,6 +597,14 @@ int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, cons
 		    fg_error *err);
 
 /*
+ * The end of fg_collapse_run, for programs that read the inputs themselves
+ * (fg_collapse_read): writes the folded stacks of c, sorted, to output
+ * (NULL or "-": stdout; else atomically). Returns 0, FG_EEMPTY (no stack:
+ * the empty output is written all the same), or FG_EIO / FG_ENOMEM.
+ */
+int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err);
+
+/*
  * The perf parser: `perf script` output, as stackcollapse-perf.pl reads it
  * (with the fixes listed in fg-collapse-perf(1)).
  *
@@ -758,6 +776,66 @@ fg_collapse *fg_bpftrace_collapse_new(const fg_bpftrace_options *options, unsign
  * frame onto b. Returns 0 or FG_ENOMEM. */
 int fg_bpftrace_clean_frame(const char *line, size_t length, bool include_offset,
 			    fg_stack_builder *b);
+
+/* fg-collapse: any supported input. */
+
+/*
+ * Already folded stacks ("STACK COUNT" lines) on the collapse driver:
+ * equal stacks are summed and the output sorted like any collapser's.
+ * Blank lines are ignored; invalid lines and differential lines (two
+ * counts) are skipped with a warning.
+ */
+extern const fg_collapse_parser fg_folded_parser;
+fg_collapse *fg_folded_collapse_new(unsigned threads, const fg_warner *warner, fg_error *err);
+
+typedef enum fg_format {
+	FG_FORMAT_UNKNOWN = 0,
+	FG_FORMAT_PERF,       /* perf script text */
+	FG_FORMAT_DTRACE,     /* DTrace stack aggregations */
+	FG_FORMAT_STAP,       /* SystemTap print_stack() output */
+	FG_FORMAT_BPFTRACE,   /* bpftrace maps */
+	FG_FORMAT_FOLDED,     /* folded stacks */
+} fg_format;
+
+/* "perf", "dtrace", "stap", "bpftrace", "folded" ("unknown" for anything
+ * else), and back (case-insensitive; FG_FORMAT_UNKNOWN if no such name). */
+const char *fg_format_name(fg_format format);
+fg_format fg_format_from_name(const char *name);
+
+/*
+ * Which format the first lines of an input are in: the first line that only
+ * one format prints decides ("@map[" or "Attaching N probes": bpftrace;
+ * "dtrace: ...", DTrace's banner or an indented "module`func": DTrace; an
+ * indented "0xADDR : func" or "0xADDR [module": SystemTap; a sample header
+ * "comm PID [CPU] SECS.USECS:" or "comm PID EVENT:", a frame "ADDR symbol
+ * (module)" or perf's "# ========" header: perf; an unindented "STACK
+ * COUNT" whose stack has a ';' or no space: folded). Blank lines, bare
+ * counts and other text decide nothing. complete: text is all there is to
+ * look at (else its last, partial line is ignored); then indented frames
+ * followed by a count line, with nothing more telling, are taken for
+ * DTrace. Returns FG_FORMAT_UNKNOWN when the lines do not tell; *line (may
+ * be NULL) is the number of the deciding line, 0 if none.
+ */
+fg_format fg_format_detect(const char *text, size_t length, bool complete, uint64_t *line);
+
+/* A collapser for format with its default options (what the program of
+ * that format does without options); NULL on failure, err set. */
+fg_collapse *fg_format_collapse_new(fg_format format, unsigned threads, const fg_warner *warner,
+				    fg_error *err);
+
+/*
+ * All of fg-collapse after its options: reads the inputs (count paths;
+ * none is stdin), each in format `forced`, or, for FG_FORMAT_UNKNOWN, in
+ * the format fg_format_detect finds in its first MB (fg_input_peek), and
+ * writes the folded stacks as fg_collapse_run does: the same bytes as the
+ * format's own collapser. verbose (may be NULL) is told each input's
+ * format and the line that decided. Returns what fg_collapse_run returns,
+ * or FG_EINVAL when an input's format cannot be told or differs from the
+ * first input's (nothing is written then).
+ */
+int fg_collapse_detected(fg_format forced, const char *const *paths, size_t count,
+			 const char *output, unsigned threads, const fg_warner *warner,
+			 const fg_warner *verbose, fg_error *err);
 
 /* ------------------------------------------------------------------- diff */
 

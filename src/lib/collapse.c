@@ -540,6 +540,24 @@ fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err)
 	return into;
 }
 
+int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err)
+{
+	fg_stacks *stacks = fg_collapse_stacks(c, err);
+	if (stacks == NULL)
+		return err != NULL && err->code != 0 ? err->code : FG_ENOMEM;
+	fg_output *out = fg_output_open(output, err);
+	if (out == NULL)
+		return err != NULL && err->code != 0 ? err->code : FG_EIO;
+	if (fg_stacks_write(stacks, 1, out) == FG_ENOMEM) {
+		fg_output_abort(out);
+		return fg_fail(err, FG_ENOMEM, "out of memory");
+	}
+	int rc = fg_output_commit(out, err); /* reports write errors too */
+	if (rc == 0 && fg_stacks_size(stacks) == 0)
+		rc = fg_fail(err, FG_EEMPTY, "no stacks found in the input");
+	return rc;
+}
+
 int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, const char *output,
 		    fg_error *err)
 {
@@ -555,17 +573,5 @@ int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, cons
 		fg_input_close(in);
 	}
 	/* On failure nothing is written: an -o FILE keeps its old contents. */
-	fg_stacks *stacks = rc == 0 ? fg_collapse_stacks(c, err) : NULL;
-	fg_output *out = stacks != NULL ? fg_output_open(output, err) : NULL;
-	if (out != NULL && fg_stacks_write(stacks, 1, out) == FG_ENOMEM) {
-		fg_output_abort(out);
-		rc = fg_fail(err, FG_ENOMEM, "out of memory");
-	} else if (out != NULL) {
-		rc = fg_output_commit(out, err); /* reports write errors too */
-		if (rc == 0 && fg_stacks_size(stacks) == 0)
-			rc = fg_fail(err, FG_EEMPTY, "no stacks found in the input");
-	} else if (rc == 0) {
-		rc = err != NULL && err->code != 0 ? err->code : FG_EIO;
-	}
-	return rc;
+	return rc == 0 ? fg_collapse_write(c, output, err) : rc;
 }

@@ -288,6 +288,25 @@ int fg_input_read_line(fg_input *in, const char **line, size_t *length, fg_error
 	}
 }
 
+int fg_input_peek(fg_input *in, size_t want, const char **bytes, size_t *length,
+		  fg_error *err)
+{
+	while (in->end - in->start < want && !in->eof) {
+		size_t have = in->end - in->start;
+		if (in->capacity - in->end < want - have) {
+			int rc = make_room(in, want - have, err);
+			if (rc != 0)
+				return rc;
+		}
+		int rc = fill(in, err);
+		if (rc != 0)
+			return rc;
+	}
+	*bytes = in->buffer + in->start;
+	*length = in->end - in->start;
+	return in->eof ? 1 : 0;
+}
+
 int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *length,
 			fg_error *err)
 {
