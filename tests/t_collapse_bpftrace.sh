@@ -165,6 +165,7 @@ has "bug 8: ';' in a frame becomes ':'; [unknown], bare hex, operator+ stay" \
 has "bug 11: equal stacks summed (leaf+12 five times and seven times, 007 read as 7)" "main;mid;leaf 12"
 has "bug 11: two spaces before a field are not part of it (,  bash]: 1)" "bash;leaf 1"
 has "a field between two stacks, and after them" "kworker;42;cpu3;uleaf;leaf 1"
+has "white space before a removed +OFF or (module) goes too" "modpadded;padded 1"
 check "one-line maps without a stack (@[sys_read]: 5, @: 3) are not folded" \
 	sh -c "! grep -q 'sys_read\\|987654321' rules.expected.txt"
 

@@ -127,6 +127,7 @@ int fg_bpftrace_clean_frame(const char *line, size_t length, bool include_offset
 		if (digits < end && digits - start >= 2 && digits[-1] == '+')
 			end = digits - 1;
 	}
+	fg_trace_trim(&start, &end); /* "func\t+1" and "func\t (module)" leave a blank */
 	return fg_trace_push_frame(b, start, (size_t)(end - start), NULL,
 				   memchr(start, ';', (size_t)(end - start)) != NULL);
 }
