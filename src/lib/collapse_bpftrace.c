@@ -128,7 +128,7 @@ static int clean_trimmed(const char *start, const char *end, bool include_offset
 	while (end > start && fg_is_space((unsigned char)end[-1]))
 		end--;
 	if (!semicolons && end > start)
-		return fg_stack_builder_push(b, start, (size_t)(end - start));
+		return fg_stack_builder_push_inline(b, start, (size_t)(end - start));
 	return fg_trace_push_frame(b, start, (size_t)(end - start), NULL, semicolons);
 }
 

@@ -73,6 +73,20 @@ static inline int fg_count_add_inline(fg_count *sum, fg_count addend)
 	return 0;
 }
 
+/* fg_stack_builder_push, inlined for hot loops: the common case (the
+ * builder has grown enough) here, the rest in stacks.c. */
+static inline int fg_stack_builder_push_inline(fg_stack_builder *b, const char *frame,
+					       size_t length)
+{
+	if (b->frames < b->frames_capacity && b->capacity - b->length >= length && b->bytes != NULL) {
+		memcpy(b->bytes + b->length, frame, length);
+		b->length += length;
+		b->ends[b->frames++] = b->length;
+		return 0;
+	}
+	return fg_stack_builder_push(b, frame, length);
+}
+
 /* The entry of a stack in a table, or NULL (stacks.c). */
 const fg_stack_entry *fg_stacks_find(const fg_stacks *stacks, const char *stack,
 				     size_t length);

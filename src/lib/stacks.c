@@ -225,13 +225,6 @@ int fg_stack_builder_append(fg_stack_builder *b, const char *bytes, size_t lengt
 
 int fg_stack_builder_push(fg_stack_builder *b, const char *frame, size_t length)
 {
-	/* The common case, once the builder has grown: no fg_grow calls. */
-	if (b->frames < b->frames_capacity && b->capacity - b->length >= length && b->bytes != NULL) {
-		memcpy(b->bytes + b->length, frame, length);
-		b->length += length;
-		b->ends[b->frames++] = b->length;
-		return 0;
-	}
 	if (fg_grow((void **)&b->ends, &b->frames_capacity, b->frames + 1, sizeof(*b->ends)) != 0)
 		return FG_ENOMEM;
 	b->ends[b->frames++] = b->length;
