@@ -57,6 +57,8 @@ input_of() {
 	fg-collapse-perf) echo "$FIXTURES/perf/merge.perf" ;;
 	fg-collapse-dtrace) echo "$FIXTURES/dtrace/rules.txt" ;;
 	fg-collapse-stap) echo "$FIXTURES/stap/rules.txt" ;;
+	fg-collapse-bpftrace) echo "$FIXTURES/bpftrace/rules.txt" ;;
+	fg-collapse) echo "$FIXTURES/detect/bpftrace-prompt.txt" ;;
 	fg-render) echo "$FIXTURES/render/basic.folded" ;;
 	fg-diff) echo "$FIXTURES/diff/before.folded" ;;
 	esac

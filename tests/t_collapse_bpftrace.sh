@@ -149,7 +149,7 @@ has() { grep -qxF -- "$2" rules.expected.txt && pass "$1" || fail "$1" "no line 
 has "bug 1: a named map (@cpu[) is folded" "cpumain;cpuleaf 2"
 has "bug 2: fields before the stack become root frames in key order" \
 	"tracepoint:block:block_rq_issue;sda;1234;scsi_queue_rq;blk_mq_start_request 11"
-has "bug 3 and 10: no ', ' frame; @[kstack, ustack, comm]: comm, user root..leaf, kernel root..leaf" \
+has "bug 3: no ', ' frame; 10 (key order kept): @[kstack, ustack, comm] is comm, user root..leaf, kernel root..leaf" \
 	"bash;uroot;uleaf;kroot;kleaf 6"
 has "bug 3 and 5: an empty first stack (@[, ) adds nothing" "bash;uroot;uleaf 2"
 has "bug 5: an empty second stack (, , bash]) adds nothing" "bash;kroot;kleaf 1"
