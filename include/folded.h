@@ -557,6 +557,12 @@ void fg_collapse_warn_unique(fg_collapse_report *report, uint64_t line, const ch
 #endif
 	;
 
+/* For parsers: adds a finished stack to chunk->stacks. A sum beyond
+ * 2^64 - 1 is a warning at line `line` (the count is not added), not an
+ * error. Returns 0 or FG_ENOMEM. */
+int fg_collapse_add(fg_collapse_chunk *chunk, uint64_t line, const char *stack, size_t length,
+		    fg_count count);
+
 /* One run of a collapser over one or more inputs, into one stack table. */
 typedef struct fg_collapse fg_collapse;
 

@@ -157,6 +157,17 @@ void fg_collapse_warn_unique(fg_collapse_report *r, uint64_t line, const char *f
 	va_end(args);
 }
 
+int fg_collapse_add(fg_collapse_chunk *chunk, uint64_t line, const char *stack, size_t length,
+		    fg_count count)
+{
+	int rc = fg_stacks_add(chunk->stacks, stack, length, 0, count);
+	if (rc != FG_ERANGE)
+		return rc;
+	fg_collapse_warn(chunk->report, line,
+			 "the counts of this stack add up beyond 2^64 - 1: count ignored");
+	return 0;
+}
+
 static void warn(const fg_collapse *c, uint64_t line, const char *message)
 {
 	if (c->warner.warn != NULL)

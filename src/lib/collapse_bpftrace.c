@@ -252,12 +252,7 @@ static int end_entry(struct bpftrace_state *t, const char *start, const char *en
 		rc = 0;
 	} else if ((rc = fg_stack_builder_join(&t->frames, t->fields_length ? t->fields : NULL,
 					       t->fields_length, &stack, &stack_length)) == 0) {
-		rc = fg_stacks_add(chunk->stacks, stack, stack_length, 0, count);
-		if (rc == FG_ERANGE) {
-			fg_collapse_warn(chunk->report, line,
-					 "the counts of this stack add up beyond 2^64 - 1: count ignored");
-			rc = 0;
-		}
+		rc = fg_collapse_add(chunk, line, stack, stack_length, count);
 	}
 	forget_entry(t);
 	return rc;

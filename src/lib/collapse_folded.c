@@ -41,11 +41,8 @@ static int parse(void *state, fg_collapse_chunk *chunk)
 		} else if (folded.differential) {
 			fg_collapse_warn(chunk->report, line,
 					 "two counts (a differential line, for fg-render): line ignored");
-		} else if ((rc = fg_stacks_add(chunk->stacks, folded.stack, folded.stack_length, 0,
-					       folded.count)) == FG_ERANGE) {
-			fg_collapse_warn(chunk->report, line,
-					 "the counts of this stack add up beyond 2^64 - 1: count ignored");
-		} else if (rc != 0) {
+		} else if ((rc = fg_collapse_add(chunk, line, folded.stack, folded.stack_length,
+						 folded.count)) != 0) {
 			chunk->lines = line;
 			return rc;
 		}

@@ -145,12 +145,7 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 	} else if (fg_count_parse(digits, length, &count) != 0) {
 		fg_collapse_warn(chunk->report, line, "count beyond 2^64 - 1: stack ignored");
 	} else if ((rc = fg_stack_builder_join(&t->frames, NULL, 0, &stack, &stack_length)) == 0) {
-		rc = fg_stacks_add(chunk->stacks, stack, stack_length, 0, count);
-		if (rc == FG_ERANGE) {
-			fg_collapse_warn(chunk->report, line,
-					 "the counts of this stack add up beyond 2^64 - 1: count ignored");
-			rc = 0;
-		}
+		rc = fg_collapse_add(chunk, line, stack, stack_length, count);
 	}
 	forget_stack(t);
 	return rc;
