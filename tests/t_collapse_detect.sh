@@ -117,6 +117,11 @@ check_eq "two inputs of different formats: refused (exit 2), nothing written" "2
 check "two inputs of different formats: the message says which is which" \
 	grep -q "bpftrace-prompt.txt:2: bpftrace output, but .*stap.txt holds stap output" "$TMP/err"
 check_status "empty input: no stacks (2)" 2 "$AUTO" /dev/null
+"$BIN/fg-collapse-stap" "$D/stap.txt" >"$TMP/want" 2>/dev/null
+"$AUTO" -v /dev/null "$D/stap.txt" /dev/null >"$TMP/out" 2>"$TMP/err"
+check_same "empty inputs before and after a stap input: no format of their own, the stap output" \
+	"$TMP/want" "$TMP/out"
+check "empty inputs: -v says so" grep -q '^fg-collapse: /dev/null: unknown (empty input)$' "$TMP/err"
 check_status "a missing file is an I/O error (2)" 2 "$AUTO" "$TMP/missing"
 check_status "-j -1 is a usage error (1)" 1 "$AUTO" -j -1 "$D/stap.txt"
 

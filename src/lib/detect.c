@@ -323,14 +323,17 @@ int fg_collapse_detected(fg_format forced, const char *const *paths, size_t coun
 		fg_format format;
 		uint64_t line;
 		rc = input_format(in, forced, &format, &line, err);
-		if (rc == 0 && format == FG_FORMAT_UNKNOWN)
-			format = chosen != FG_FORMAT_UNKNOWN ? chosen : FG_FORMAT_FOLDED; /* empty */
 		if (rc == 0 && verbose != NULL && verbose->warn != NULL) {
 			char message[128];
 			snprintf(message, sizeof(message), "%s%s", fg_format_name(format),
 				 forced != FG_FORMAT_UNKNOWN ? " (--format)"
 				 : line > 0 ? " (detected from this line)" : " (empty input)");
 			verbose->warn(verbose->context, fg_input_name(in), line, message);
+		}
+		/* An empty input holds nothing to read, in any format. */
+		if (rc == 0 && format == FG_FORMAT_UNKNOWN) {
+			fg_input_close(in);
+			continue;
 		}
 		if (rc == 0 && chosen == FG_FORMAT_UNKNOWN) {
 			chosen = format;
@@ -350,6 +353,9 @@ int fg_collapse_detected(fg_format forced, const char *const *paths, size_t coun
 			rc = fg_collapse_read(c, in, err);
 		fg_input_close(in);
 	}
+	/* Only empty inputs: the empty output of any collapser. */
+	if (rc == 0 && c == NULL && (c = fg_folded_collapse_new(1, warner, err)) == NULL)
+		rc = FG_ENOMEM;
 	if (rc == 0)
 		rc = fg_collapse_write(c, output, err);
 	fg_collapse_free(c);
