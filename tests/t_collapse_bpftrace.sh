@@ -128,7 +128,7 @@ if [ -d "$R" ] && [ -f "$R/ORIGINAL.md" ]; then
 	"$BPF" "$TMP/all.txt" 2>/dev/null | double >"$TMP/two.want"
 	check_same "all references: two files, counts added" "$TMP/two.want" "$TMP/two.out"
 else
-	skip "bpftrace reference captures" "$R or its ORIGINAL.md is absent (set FG_SHARED)"
+	skip_reference "bpftrace reference captures ($R)"
 fi
 
 # --- frame and key rules, from committed fixtures ----------------------------

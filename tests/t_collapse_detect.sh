@@ -37,7 +37,7 @@ if have_reference; then
 		same_as "reference $(basename "$f")" bpftrace fg-collapse-bpftrace "$f"
 	done
 else
-	skip "fg-collapse on the reference inputs" "$REFERENCE absent"
+	skip_reference "fg-collapse on the reference inputs"
 fi
 for f in "$FIXTURES"/perf/*.perf; do
 	same_as "fixture perf/$(basename "$f")" perf fg-collapse-perf "$f"

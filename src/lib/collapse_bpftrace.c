@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "collapse_trace.h"
+#include "trace_frame.h"
 
 #define MAP_NAME_MAX 64   /* longer map names are cut in messages */
 
