@@ -2,7 +2,15 @@
 """gen_folded.py - deterministic synthetic folded stacks for benchmarks.
 
   gen_folded.py deep  OUT   ~55 MB, ~170k lines, stacks 50-150 frames deep
-  gen_folded.py wide  OUT   1M unique stacks, 4-12 frames
+  gen_folded.py wide  OUT [ORDER]
+                            the real-world shape of a system-wide profile:
+                            ~55 MB, ~169k lines, 19 frames a line on average,
+                            ~6 new tree nodes a line (~1M nodes); ORDER is
+                            sorted (default), blocks (8 sorted blocks
+                            concatenated, as `cat host*.folded`) or shuffled
+                            (as a SQL GROUP BY gives); same lines in each
+  gen_folded.py unique OUT [ORDER]
+                            1M unique random stacks, 4-12 frames (62 MB)
   gen_folded.py perf  OUT N a `perf script`-like text of N samples
                              (~10k unique stacks), for the collapsers
 
@@ -64,7 +72,40 @@ def deep(out):
     write_sorted(out, lines)
 
 
-def wide(out):
+def wide(out, order):
+    rng = Rng(4)
+    # Many processes, a vocabulary of ~40k function names (~19 bytes), and,
+    # as in deep(), each new stack an earlier one cut and grown by a few new
+    # frames: 1-9 (5 on average, ~6 new nodes with the padding), to a depth of 8-30 (19 on average).
+    procs = ["%s-%d" % (WORDS[rng.next(len(WORDS))], 100 + rng.next(30000)) for _ in range(300)]
+    vocab = ["%s::%s%s%d" % (MODULES[rng.next(len(MODULES))], WORDS[rng.next(len(WORDS))],
+                             WORDS[rng.next(len(WORDS))][:4].title(), rng.next(1500))
+             for _ in range(40000)]
+    stacks = [[procs[i]] + [vocab[rng.next(len(vocab))] for _ in range(4 + rng.next(20))]
+              for i in range(len(procs))]
+    seen = set()
+    lines = []
+    while len(lines) < 169000:
+        base = stacks[rng.next(len(stacks))]
+        grow = 1 + rng.next(9)
+        depth = 8 + rng.next(23)
+        cut = max(1, min(len(base), depth - grow))
+        stack = base[:cut] + [vocab[rng.next(len(vocab))] for _ in range(max(grow, depth - cut))]
+        key = ";".join(stack)
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(stacks) < 50000:
+            stacks.append(stack)
+        else:
+            stacks[rng.next(len(stacks))] = stack
+        # Skewed counts: most stacks are rare, a few are hot.
+        count = 1 + rng.next(20) if rng.next(10) else 1 + rng.next(2000)
+        lines.append("%s %d" % (key, count))
+    write_ordered(out, lines, order, rng)
+
+
+def unique(out, order):
     rng = Rng(2)
     roots = [name(rng) for _ in range(50)]
     seen = set()
@@ -77,7 +118,7 @@ def wide(out):
             continue
         seen.add(key)
         lines.append("%s %d" % (key, 1 + rng.next(100)))
-    write_sorted(out, lines)
+    write_ordered(out, lines, order, rng)
 
 
 def perf(out, samples):
@@ -99,7 +140,24 @@ def perf(out, samples):
 
 
 def write_sorted(out, lines):
+    write_ordered(out, lines, "sorted", None)
+
+
+def write_ordered(out, lines, order, rng):
+    """sorted: bytewise; blocks: the lines dealt into 8 parts, each sorted,
+    concatenated; shuffled: a fixed permutation."""
     lines.sort(key=lambda s: s.encode())
+    if order == "blocks":
+        parts = [[] for _ in range(8)]
+        for line in lines:
+            parts[rng.next(8)].append(line)
+        lines = [line for part in parts for line in part]
+    elif order == "shuffled":
+        for i in range(len(lines) - 1, 0, -1):
+            j = rng.next(i + 1)
+            lines[i], lines[j] = lines[j], lines[i]
+    elif order != "sorted":
+        sys.exit("unknown order: " + order)
     with open(out, "w") as f:
         f.write("\n".join(lines))
         f.write("\n")
@@ -109,8 +167,8 @@ if __name__ == "__main__":
     mode, out = sys.argv[1], sys.argv[2]
     if mode == "deep":
         deep(out)
-    elif mode == "wide":
-        wide(out)
+    elif mode in ("wide", "unique"):
+        (wide if mode == "wide" else unique)(out, sys.argv[3] if len(sys.argv) > 3 else "sorted")
     elif mode == "perf":
         perf(out, int(sys.argv[3]))
     else:

@@ -1,14 +1,23 @@
 /*
  * tree.c - the frame tree: stacks merged by common prefix.
  *
- * Every node is one frame at one position: (parent, name). Input sorted by
- * stack (the collapsers' output) is the common case, and costs no hashing:
- * a line shares a byte prefix with the line before, and the frames inside
- * that prefix are the previous line's nodes; a frame past it is new when
- * its name sorts after its parent's last child while the parent's children
- * arrived in order. Only when that does not decide (input out of order) is
- * a hash on (parent, name) built, once, over all nodes, and kept from then
- * on, so any input order costs O(1) per frame.
+ * Every node is one frame at one position: (parent, name). Names are
+ * interned: the tree keeps each distinct name once, in a small hash table
+ * that stays in cache, and nodes hold the name's id (24 bytes a node, with
+ * counts in arrays of their own).
+ *
+ * Input sorted by stack (the collapsers' output) is the common case, and
+ * costs no lookup of nodes: a line shares a byte prefix with the line
+ * before, and the frames inside that prefix are the previous line's nodes;
+ * a frame past it is new when its name sorts after its parent's last child
+ * while the parent's children arrived in order. Only when that does not
+ * decide (input out of order) is a hash table of nodes built, once, and
+ * kept from then on. Its key is the hash of a node's whole path (its name
+ * ids from the root), not of (parent id, name): the hashes of a line's
+ * frames are known before any node is found, so their probes are
+ * prefetched together instead of waiting for each other, one cache miss
+ * after another, down the stack. A probe still compares (parent, name id),
+ * so lookups are exact whatever the hashes.
  *
  * Nodes keep only their own ("self") count while lines are added; inclusive
  * totals are summed once, child to parent, in fg_tree_finish. Children are
@@ -21,38 +30,126 @@
 
 #include "tree.h"
 
-static uint32_t child_hash(fg_node_id parent, const char *name, size_t length)
+#define ROOT_HASH 0x243f6a8885a308d3ull
+#define NO_NAME UINT32_MAX
+
+/* The hash of a path: its parent's path hash and its own name id. */
+static inline uint64_t path_hash(uint64_t parent_hash, uint32_t name)
 {
-	uint64_t h = fg_hash_bytes(name, length) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull);
-	h ^= h >> 29;
-	return (uint32_t)h;
+	uint64_t h = parent_hash ^ ((uint64_t)name + 1) * 0x9e3779b97f4a7c15ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
 }
 
-static fg_node_id new_node(fg_tree *t, fg_node_id parent, const char *name, size_t length)
+/* ----------------------------------------------------------------- names */
+
+static int grow_names(fg_tree *t)
 {
-	if (t->size >= FG_NODE_NONE - 1 || length > UINT32_MAX)
+	size_t mask = t->name_mask * 2 + 1;
+	uint32_t *slots = calloc(mask + 1, sizeof(*slots));
+	if (slots == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < t->name_count; i++) {
+		size_t at = t->names[i].hash & mask;
+		while (slots[at] != 0)
+			at = (at + 1) & mask;
+		slots[at] = (uint32_t)(i + 1);
+	}
+	free(t->name_slots);
+	t->name_slots = slots;
+	t->name_mask = mask;
+	return 0;
+}
+
+/* The id of name, added if new; NO_NAME when out of memory. */
+static uint32_t intern(fg_tree *t, const char *name, size_t length)
+{
+	uint64_t hash = fg_hash_bytes(name, length);
+	size_t at = hash & t->name_mask;
+	for (uint32_t slot; (slot = t->name_slots[at]) != 0; at = (at + 1) & t->name_mask) {
+		const name_entry *e = &t->names[slot - 1];
+		if (e->hash == hash && e->length == length && memcmp(e->bytes, name, length) == 0)
+			return slot - 1;
+	}
+	if (length > UINT32_MAX || t->name_count >= CHILDREN_IN_ORDER - 1 ||
+	    fg_grow((void **)&t->names, &t->name_capacity, t->name_count + 1, sizeof(*t->names)) != 0)
+		return NO_NAME;
+	const char *copy = length ? fg_arena_copy(&t->arena, name, length) : "";
+	if (copy == NULL)
+		return NO_NAME;
+	uint32_t id = (uint32_t)t->name_count++;
+	t->names[id] = (name_entry){copy, (uint32_t)length, 0, hash};
+	t->name_slots[at] = id + 1;
+	if (t->name_count * 2 > t->name_mask && grow_names(t) != 0)
+		return NO_NAME;
+	return id;
+}
+
+/* Bytewise order of two names (by id). */
+static int compare_names(const fg_tree *t, uint32_t a, uint32_t b)
+{
+	if (a == b)
+		return 0;
+	const name_entry *x = &t->names[a], *y = &t->names[b];
+	size_t common = x->length < y->length ? x->length : y->length;
+	int c = memcmp(x->bytes, y->bytes, common);
+	if (c != 0)
+		return c;
+	return (x->length > y->length) - (x->length < y->length);
+}
+
+/* ----------------------------------------------------------------- nodes */
+
+/* Adds c to node id's own count (cannot overflow: below the grand total). */
+static int add_count(fg_tree *t, fg_node_id id, fg_count c)
+{
+	if (c.frac != 0 && t->frac == NULL) {
+		t->frac = calloc(t->whole_capacity, sizeof(*t->frac));
+		if (t->frac == NULL)
+			return FG_ENOMEM;
+		t->frac_capacity = t->whole_capacity;
+	}
+	if (t->frac != NULL) {
+		uint64_t f = t->frac[id] + c.frac;
+		if (f >= FG_COUNT_FRAC_ONE) {
+			f -= FG_COUNT_FRAC_ONE;
+			t->whole[id]++;
+		}
+		t->frac[id] = f;
+	}
+	t->whole[id] += c.whole;
+	return 0;
+}
+
+static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
+{
+	size_t need = t->size + 1;
+	if (t->size >= FG_NODE_NONE - 1 ||
+	    fg_grow((void **)&t->nodes, &t->capacity, need, sizeof(*t->nodes)) != 0 ||
+	    fg_grow((void **)&t->whole, &t->whole_capacity, need, sizeof(*t->whole)) != 0)
 		return FG_NODE_NONE;
-	if (fg_grow((void **)&t->nodes, &t->capacity, t->size + 1, sizeof(*t->nodes)) != 0)
+	if (t->frac != NULL &&
+	    fg_grow((void **)&t->frac, &t->frac_capacity, need, sizeof(*t->frac)) != 0)
 		return FG_NODE_NONE;
 	if (t->before != NULL &&
-	    fg_grow((void **)&t->before, &t->before_capacity, t->size + 1, sizeof(*t->before)) != 0)
+	    fg_grow((void **)&t->before, &t->before_capacity, need, sizeof(*t->before)) != 0)
 		return FG_NODE_NONE;
 	if ((t->flags & FG_TREE_FLAMECHART) &&
-	    fg_grow((void **)&t->starts, &t->starts_capacity, t->size + 1, sizeof(*t->starts)) != 0)
-		return FG_NODE_NONE;
-	const char *copy = length ? fg_arena_copy(&t->names, name, length) : "";
-	if (copy == NULL)
+	    fg_grow((void **)&t->starts, &t->starts_capacity, need, sizeof(*t->starts)) != 0)
 		return FG_NODE_NONE;
 	fg_node_id id = (fg_node_id)t->size++;
 	node *n = &t->nodes[id];
-	n->name = copy;
-	n->name_length = (uint32_t)length;
-	n->flags = CHILDREN_IN_ORDER;
+	n->name = name | CHILDREN_IN_ORDER;
 	n->parent = parent;
 	n->first_child = n->next_sibling = n->last_child = n->max_child = FG_NODE_NONE;
-	n->count.whole = n->count.frac = 0;
+	t->whole[id] = 0;
+	if (t->frac != NULL)
+		t->frac[id] = 0;
 	if (t->before != NULL)
-		t->before[id] = n->count;
+		t->before[id] = (fg_count){0, 0};
 	if (t->starts != NULL)
 		t->starts[id] = t->grand_total;
 	if (parent != FG_NODE_NONE) {
@@ -74,8 +171,11 @@ fg_tree *fg_tree_new(unsigned flags)
 	if (t == NULL)
 		return NULL;
 	t->flags = flags;
-	fg_arena_init(&t->names);
-	if (new_node(t, FG_NODE_NONE, "", 0) != 0) {
+	fg_arena_init(&t->arena);
+	t->name_mask = 1023;
+	t->name_slots = calloc(t->name_mask + 1, sizeof(*t->name_slots));
+	if (t->name_slots == NULL || intern(t, "", 0) != 0 ||
+	    new_node(t, FG_NODE_NONE, 0) != 0) {
 		fg_tree_free(t);
 		return NULL;
 	}
@@ -86,71 +186,73 @@ void fg_tree_free(fg_tree *t)
 {
 	if (t == NULL)
 		return;
-	fg_arena_free(&t->names);
+	fg_arena_free(&t->arena);
+	free(t->names);
+	free(t->name_slots);
 	free(t->nodes);
+	free(t->whole);
+	free(t->frac);
 	free(t->before);
 	free(t->starts);
 	free(t->slots);
 	free(t->previous);
 	free(t->frame_ends);
 	free(t->path);
+	free(t->path_hash);
+	free(t->path_name);
 	free(t);
 }
 
-/* (Re)builds the child table over all nodes, with room to grow. A slot
- * holds the hash beside the id, so a probe touches no node that does not
- * match. */
+/* (Re)builds the child table over all nodes, with room to grow (at most
+ * 2/3 full). Path hashes are recomputed from the root down: parents have
+ * lower ids than their children. */
 static int build_index(fg_tree *t)
 {
 	size_t mask = 4095;
-	while (mask / 2 < t->size)
+	while (mask / 3 * 2 < t->size)
 		mask = mask * 2 + 1;
 	uint64_t *slots = calloc(mask + 1, sizeof(*slots));
-	if (slots == NULL)
+	uint64_t *hashes = malloc(t->size * sizeof(*hashes));
+	if (slots == NULL || hashes == NULL) {
+		free(slots);
+		free(hashes);
 		return FG_ENOMEM;
+	}
+	hashes[0] = ROOT_HASH;
 	for (size_t id = 1; id < t->size; id++) {
-		node *n = &t->nodes[id];
-		if (t->slots == NULL) /* the first table: nodes have no hash yet */
-			n->hash = child_hash(n->parent, n->name, n->name_length);
-		size_t at = n->hash & mask;
+		const node *n = &t->nodes[id];
+		uint64_t h = hashes[id] = path_hash(hashes[n->parent], NAME_ID(n));
+		size_t at = h & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
-		slots[at] = (uint64_t)n->hash << 32 | ((uint64_t)id + 1);
+		slots[at] = (h >> 32) << 32 | ((uint64_t)id + 1);
 	}
+	free(hashes);
 	free(t->slots);
 	t->slots = slots;
 	t->slot_mask = mask;
 	return 0;
 }
 
-static int compare_name(const node *n, const char *name, size_t length)
-{
-	size_t common = n->name_length < length ? n->name_length : length;
-	int c = memcmp(n->name, name, common);
-	if (c != 0)
-		return c;
-	return (n->name_length > length) - (n->name_length < length);
-}
-
-/* A new child of parent, entered in the child table if there is one. */
-static fg_node_id add_child(fg_tree *t, fg_node_id parent, const char *name, size_t length,
-			    size_t at, uint32_t hash)
+/* A new child of parent, entered at slot `at` of the child table if there
+ * is one. */
+static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t at,
+			    uint64_t hash)
 {
 	fg_node_id max = t->nodes[parent].max_child;
-	int order = max == FG_NODE_NONE ? 1 : -compare_name(&t->nodes[max], name, length);
-	fg_node_id id = new_node(t, parent, name, length);
+	int order = max == FG_NODE_NONE ? 1 : -compare_names(t, NAME_ID(&t->nodes[max]), name);
+	fg_node_id id = new_node(t, parent, name);
 	if (id == FG_NODE_NONE)
 		return id;
 	node *p = &t->nodes[parent];
 	if (order > 0)
 		p->max_child = id;
 	else
-		p->flags &= ~CHILDREN_IN_ORDER;
+		p->name &= ~CHILDREN_IN_ORDER;
 	if (t->slots == NULL)
 		return id;
-	t->nodes[id].hash = hash;
-	t->slots[at] = (uint64_t)hash << 32 | ((uint64_t)id + 1);
-	if ((t->size - 1) * 2 > t->slot_mask && build_index(t) != 0)
+	t->slots[at] = (hash >> 32) << 32 | ((uint64_t)id + 1);
+	if ((t->size - 1) * 3 > t->slot_mask * 2 && build_index(t) != 0)
 		return FG_NODE_NONE;
 	return id;
 }
@@ -162,46 +264,47 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, const char *name, siz
  * by a byte between ' ' and ';'. Such a frame gets a second node, merged
  * with the first by fg_tree_finish, so sorted input needs no lookup at all.
  */
-static bool split_by_sorting(const node *greatest, const char *name, size_t length)
+static bool split_by_sorting(const fg_tree *t, uint32_t greatest, uint32_t name)
 {
-	return greatest->name_length > length && memcmp(greatest->name, name, length) == 0 &&
-	       (unsigned char)greatest->name[length] > ' ' && greatest->name[length] < ';';
+	const name_entry *g = &t->names[greatest], *n = &t->names[name];
+	return g->length > n->length && memcmp(g->bytes, n->bytes, n->length) == 0 &&
+	       (unsigned char)g->bytes[n->length] > ' ' && g->bytes[n->length] < ';';
 }
 
-/* The child of parent called name, created if missing; NONE if no memory. */
-static fg_node_id child(fg_tree *t, fg_node_id parent, const char *name, size_t length)
+/* The child of parent called name (whose path hash is hash), created if
+ * missing; NONE if no memory. */
+static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t hash)
 {
 	if (t->flags & FG_TREE_FLAMECHART)
-		return new_node(t, parent, name, length); /* never merged by lookup */
+		return new_node(t, parent, name); /* never merged by lookup */
 	const node *p = &t->nodes[parent];
 	if (t->slots == NULL) {
-		if (p->last_child != FG_NODE_NONE &&
-		    compare_name(&t->nodes[p->last_child], name, length) == 0)
+		if (p->last_child != FG_NODE_NONE && NAME_ID(&t->nodes[p->last_child]) == name)
 			return p->last_child;
 		if (p->max_child == FG_NODE_NONE)
-			return add_child(t, parent, name, length, 0, 0);
-		int order = compare_name(&t->nodes[p->max_child], name, length);
+			return add_child(t, parent, name, 0, 0);
+		uint32_t greatest = NAME_ID(&t->nodes[p->max_child]);
+		int order = compare_names(t, greatest, name);
 		if (order == 0)
 			return p->max_child;
 		/* Greater than every child: new. */
-		if (order < 0 || split_by_sorting(&t->nodes[p->max_child], name, length))
-			return add_child(t, parent, name, length, 0, 0);
+		if (order < 0 || split_by_sorting(t, greatest, name))
+			return add_child(t, parent, name, 0, 0);
 		/* Out of order: from now on, a hash of every node. */
 		if (build_index(t) != 0)
 			return FG_NODE_NONE;
 	}
-	uint32_t hash = child_hash(parent, name, length);
+	uint64_t tag = hash >> 32;
 	size_t at = hash & t->slot_mask;
 	for (uint64_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->slot_mask) {
-		if ((uint32_t)(slot >> 32) != hash)
+		if (slot >> 32 != tag)
 			continue;
 		fg_node_id id = (fg_node_id)(slot & 0xffffffffu) - 1;
 		const node *n = &t->nodes[id];
-		if (n->parent == parent && n->name_length == length &&
-		    memcmp(n->name, name, length) == 0)
+		if (n->parent == parent && NAME_ID(n) == name)
 			return id;
 	}
-	return add_child(t, parent, name, length, at, hash);
+	return add_child(t, parent, name, at, hash);
 }
 
 /* Length of the common prefix of a and b. */
@@ -219,6 +322,21 @@ static size_t common_prefix(const char *a, size_t a_length, const char *b, size_
 	while (i < n && a[i] == b[i])
 		i++;
 	return i;
+}
+
+/* Room for depth + 1 frames in the per-frame arrays of the last stack. */
+static int grow_path(fg_tree *t, size_t depth)
+{
+	if (depth < t->path_capacity && depth < t->ends_capacity && depth < t->hash_capacity &&
+	    depth < t->name_scratch_capacity)
+		return 0;
+	if (fg_grow((void **)&t->path, &t->path_capacity, depth + 1, sizeof(*t->path)) != 0 ||
+	    fg_grow((void **)&t->frame_ends, &t->ends_capacity, depth + 1, sizeof(*t->frame_ends)) != 0 ||
+	    fg_grow((void **)&t->path_hash, &t->hash_capacity, depth + 1, sizeof(*t->path_hash)) != 0 ||
+	    fg_grow((void **)&t->path_name, &t->name_scratch_capacity, depth + 1,
+		    sizeof(*t->path_name)) != 0)
+		return FG_ENOMEM;
+	return 0;
 }
 
 int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
@@ -256,32 +374,51 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		shared++; /* the frame ends where the difference starts */
 	if (length == 0)
 		shared = 0;
-	fg_node_id at = shared ? t->path[shared - 1] : 0;
+	t->depth = shared; /* until the new frames are all in */
+
+	/* First the names and path hashes of the new frames, with their
+	 * probes started; then the nodes, one after the other. */
 	size_t depth = shared;
 	size_t start = shared ? t->frame_ends[shared - 1] + 1 : 0;
+	uint64_t hash = shared ? t->path_hash[shared - 1] : ROOT_HASH;
 	while (length > 0 && start <= length) {
 		const char *semicolon = memchr(stack + start, ';', length - start);
 		size_t end = semicolon ? (size_t)(semicolon - stack) : length;
-		at = child(t, at, stack + start, end - start);
-		if (at == FG_NODE_NONE)
+		if (grow_path(t, depth) != 0)
 			return FG_ENOMEM;
-		if (depth >= t->path_capacity &&
-		    (fg_grow((void **)&t->path, &t->path_capacity, depth + 1, sizeof(*t->path)) != 0 ||
-		     fg_grow((void **)&t->frame_ends, &t->ends_capacity, depth + 1,
-			     sizeof(*t->frame_ends)) != 0))
+		uint32_t name = intern(t, stack + start, end - start);
+		if (name == NO_NAME)
 			return FG_ENOMEM;
-		t->path[depth] = at;
+		hash = path_hash(hash, name);
+		if (t->slots != NULL)
+			__builtin_prefetch(&t->slots[hash & t->slot_mask]);
+		t->path_name[depth] = name;
+		t->path_hash[depth] = hash;
 		t->frame_ends[depth] = end;
 		depth++;
 		start = end + 1;
 	}
-	t->depth = depth;
+	if (t->slots != NULL)
+		for (size_t d = shared; d < depth; d++) {
+			uint64_t slot = t->slots[t->path_hash[d] & t->slot_mask];
+			if (slot != 0)
+				__builtin_prefetch(&t->nodes[(slot & 0xffffffffu) - 1]);
+		}
+	fg_node_id at = shared ? t->path[shared - 1] : 0;
+	for (size_t d = shared; d < depth; d++) {
+		at = child(t, at, t->path_name[d], t->path_hash[d]);
+		if (at == FG_NODE_NONE)
+			return FG_ENOMEM;
+		t->path[d] = at;
+	}
 	if (fg_grow((void **)&t->previous, &t->previous_capacity, length + 1, 1) != 0)
 		return FG_ENOMEM;
 	memcpy(t->previous + common, stack + common, length - common); /* the rest is equal */
 	t->previous_length = length;
+	t->depth = depth;
 
-	fg_count_add_inline(&t->nodes[at].count, count); /* cannot overflow: see above */
+	if (add_count(t, at, count) != 0)
+		return FG_ENOMEM;
 	if (before != NULL)
 		fg_count_add_inline(&t->before[at], *before);
 	t->grand_total = total;
@@ -289,15 +426,13 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	return 0;
 }
 
-static int compare_names(const node *a, const node *b)
+/* Sorts a sibling list by name rank: a merge sort of the linked list,
+ * which is stable and needs no extra memory. */
+static fg_node_id sort_siblings(fg_tree *t, fg_node_id head)
 {
-	return compare_name(a, b->name, b->name_length);
-}
-
-/* Sorts a sibling list by name: a merge sort of the linked list, which is
- * stable and needs no extra memory. */
-static fg_node_id sort_siblings(node *nodes, fg_node_id head)
-{
+	node *nodes = t->nodes;
+	const name_entry *names = t->names;
+#define RANK(id) names[NAME_ID(&nodes[id])].rank
 	size_t width = 1;
 	for (;;) {
 		fg_node_id result = FG_NODE_NONE, *tail = &result;
@@ -316,8 +451,7 @@ static fg_node_id sort_siblings(node *nodes, fg_node_id head)
 				fg_node_id take;
 				if (a_size == 0) {
 					take = b; b = nodes[b].next_sibling; b_size--;
-				} else if (b_size == 0 || b == FG_NODE_NONE ||
-					   compare_names(&nodes[a], &nodes[b]) <= 0) {
+				} else if (b_size == 0 || b == FG_NODE_NONE || RANK(a) <= RANK(b)) {
 					take = a; a = nodes[a].next_sibling; a_size--;
 				} else {
 					take = b; b = nodes[b].next_sibling; b_size--;
@@ -333,6 +467,21 @@ static fg_node_id sort_siblings(node *nodes, fg_node_id head)
 			return head;
 		width *= 2;
 	}
+#undef RANK
+}
+
+/* Grows a count array of `size` used entries to `capacity` (zeroed tail). */
+static int grow_counts(void **array, size_t *capacity, size_t want, size_t element)
+{
+	if (*capacity >= want)
+		return 0;
+	void *grown = realloc(*array, want * element);
+	if (grown == NULL)
+		return FG_ENOMEM;
+	memset((char *)grown + *capacity * element, 0, (want - *capacity) * element);
+	*array = grown;
+	*capacity = want;
+	return 0;
 }
 
 int fg_tree_merge(fg_tree *into, fg_tree *from)
@@ -343,35 +492,45 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		return FG_ERANGE;
 	size_t added = from->size - 1, size = into->size + added;
 	if (size >= FG_NODE_NONE ||
-	    fg_grow((void **)&into->nodes, &into->capacity, size, sizeof(*into->nodes)) != 0)
+	    fg_grow((void **)&into->nodes, &into->capacity, size, sizeof(*into->nodes)) != 0 ||
+	    grow_counts((void **)&into->whole, &into->whole_capacity, size, sizeof(*into->whole)) != 0)
 		return FG_ENOMEM;
-	if (from->before != NULL || into->before != NULL) {
-		fg_count *before = realloc(into->before, into->capacity * sizeof(*before));
-		if (before == NULL)
+	if ((from->frac != NULL || into->frac != NULL) &&
+	    grow_counts((void **)&into->frac, &into->frac_capacity, size, sizeof(*into->frac)) != 0)
+		return FG_ENOMEM;
+	if ((from->before != NULL || into->before != NULL) &&
+	    grow_counts((void **)&into->before, &into->before_capacity, size, sizeof(*into->before)) != 0)
+		return FG_ENOMEM;
+	/* from's name ids, as ids of into's names. */
+	uint32_t *names = malloc(from->name_count * sizeof(*names));
+	if (names == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < from->name_count; i++)
+		if ((names[i] = intern(into, from->names[i].bytes, from->names[i].length)) == NO_NAME) {
+			free(names);
 			return FG_ENOMEM;
-		if (into->before == NULL)
-			memset(before, 0, into->size * sizeof(*before));
-		into->before = before;
-		into->before_capacity = into->capacity;
-	}
+		}
 	fg_node_id offset = (fg_node_id)(into->size - 1);
 #define MOVED(id) ((id) == FG_NODE_NONE || (id) == 0 ? (id) : (id) + offset)
 	for (size_t i = 1; i < from->size; i++) {
 		node n = from->nodes[i];
+		n.name = names[NAME_ID(&n)] | (n.name & CHILDREN_IN_ORDER);
 		n.parent = MOVED(n.parent);
 		n.first_child = MOVED(n.first_child);
 		n.next_sibling = MOVED(n.next_sibling);
 		n.last_child = MOVED(n.last_child);
 		n.max_child = MOVED(n.max_child);
 		into->nodes[i + offset] = n;
-		if (into->before != NULL) {
-			fg_count zero = {0, 0};
-			into->before[i + offset] = from->before != NULL ? from->before[i] : zero;
-		}
+		into->whole[i + offset] = from->whole[i];
+		if (into->frac != NULL)
+			into->frac[i + offset] = from->frac != NULL ? from->frac[i] : 0;
+		if (into->before != NULL && from->before != NULL)
+			into->before[i + offset] = from->before[i];
 	}
+	free(names);
 	node *root = &into->nodes[0];
 	const node *from_root = &from->nodes[0];
-	fg_count_add_inline(&root->count, from_root->count);
+	add_count(into, 0, tree_total(from, 0)); /* cannot fail: frac exists if needed */
 	if (into->before != NULL && from->before != NULL)
 		fg_count_add_inline(&into->before[0], from->before[0]);
 	if (from_root->first_child != FG_NODE_NONE) {
@@ -380,13 +539,12 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		else
 			into->nodes[root->last_child].next_sibling = MOVED(from_root->first_child);
 		root->last_child = MOVED(from_root->last_child);
-		root->flags &= ~CHILDREN_IN_ORDER; /* the two lists may share names */
+		root->name &= ~CHILDREN_IN_ORDER; /* the two lists may share names */
 	}
 #undef MOVED
 	into->size = size;
 	into->grand_total = total;
 	into->grand_before = total_before;
-	fg_arena_adopt(&into->names, &from->names);
 	/* The child table and previous-line state describe `into` alone. */
 	free(into->slots);
 	into->slots = NULL;
@@ -401,7 +559,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 {
 	node *a = &t->nodes[into], *b = &t->nodes[from];
-	fg_count_add(&a->count, b->count); /* cannot overflow: below the grand total */
+	add_count(t, into, tree_total(t, from)); /* frac exists if needed */
 	if (t->before != NULL)
 		fg_count_add(&t->before[into], t->before[from]);
 	if (b->first_child != FG_NODE_NONE) {
@@ -409,17 +567,43 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 			t->nodes[c].parent = into;
 		if (a->first_child == FG_NODE_NONE) {
 			a->first_child = b->first_child;
-			a->flags = (a->flags & ~CHILDREN_IN_ORDER) | (b->flags & CHILDREN_IN_ORDER);
+			a->name = (a->name & ~CHILDREN_IN_ORDER) | (b->name & CHILDREN_IN_ORDER);
 		} else {
 			t->nodes[a->last_child].next_sibling = b->first_child;
-			a->flags &= ~CHILDREN_IN_ORDER; /* its children may now repeat */
+			a->name &= ~CHILDREN_IN_ORDER; /* its children may now repeat */
 		}
 		a->last_child = b->last_child;
 	}
-	b->flags |= MERGED;
-	b->parent = FG_NODE_NONE;
+	b->parent = FG_NODE_NONE; /* merged */
 	b->first_child = FG_NODE_NONE;
-	b->count.whole = b->count.frac = 0;
+	t->whole[from] = 0;
+	if (t->frac != NULL)
+		t->frac[from] = 0;
+}
+
+static int compare_name_entries(const void *a, const void *b, void *names)
+{
+	const name_entry *x = (const name_entry *)names + *(const uint32_t *)a;
+	const name_entry *y = (const name_entry *)names + *(const uint32_t *)b;
+	size_t common = x->length < y->length ? x->length : y->length;
+	int c = memcmp(x->bytes, y->bytes, common);
+	return c ? c : (x->length > y->length) - (x->length < y->length);
+}
+
+/* Each name's rank in bytewise order: children are then sorted by
+ * comparing two integers. Returns 0 or FG_ENOMEM. */
+static int rank_names(fg_tree *t)
+{
+	uint32_t *order = malloc((t->name_count ? t->name_count : 1) * sizeof(*order));
+	if (order == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < t->name_count; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, t->name_count, sizeof(*order), compare_name_entries, t->names);
+	for (size_t i = 0; i < t->name_count; i++)
+		t->names[order[i]].rank = (uint32_t)i;
+	free(order);
+	return 0;
 }
 
 void fg_tree_finish(fg_tree *t)
@@ -427,23 +611,36 @@ void fg_tree_finish(fg_tree *t)
 	if (t->finished)
 		return;
 	t->finished = true;
+	free(t->slots);
+	t->slots = NULL;
+	free(t->name_slots);
+	t->name_slots = NULL;
 	/*
 	 * Sort the children of nodes whose children came out of order and
 	 * merge siblings of the same name. Parents have lower ids than their
 	 * children, so a node whose children a merge disordered is reached
 	 * later in this loop.
 	 */
+	bool ranked = false;
 	if (!(t->flags & FG_TREE_FLAMECHART))
 		for (size_t id = 0; id < t->size; id++) {
 			node *n = &t->nodes[id];
-			if ((n->flags & (CHILDREN_IN_ORDER | MERGED)) || n->first_child == FG_NODE_NONE)
+			if ((n->name & CHILDREN_IN_ORDER) || (id != 0 && n->parent == FG_NODE_NONE) ||
+			    n->first_child == FG_NODE_NONE)
 				continue;
-			n->first_child = sort_siblings(t->nodes, n->first_child);
+			if (!ranked) {
+				if (rank_names(t) != 0) {
+					/* No memory for ranks: sort by bytes instead. */
+					for (size_t i = 0; i < t->name_count; i++)
+						t->names[i].rank = 0;
+				}
+				ranked = true;
+			}
+			n->first_child = sort_siblings(t, n->first_child);
 			fg_node_id previous = FG_NODE_NONE, kept = n->first_child;
 			for (fg_node_id c = t->nodes[kept].next_sibling, next; c != FG_NODE_NONE; c = next) {
 				next = t->nodes[c].next_sibling;
-				if (compare_name(&t->nodes[kept], t->nodes[c].name,
-						 t->nodes[c].name_length) != 0) {
+				if (NAME_ID(&t->nodes[kept]) != NAME_ID(&t->nodes[c])) {
 					previous = kept;
 					kept = c;
 				} else if (kept < c) {
@@ -463,19 +660,26 @@ void fg_tree_finish(fg_tree *t)
 		}
 	/* Inclusive totals: children (higher ids) first. */
 	for (size_t id = t->size; id-- > 1;) {
-		if (t->nodes[id].flags & MERGED)
-			continue;
 		fg_node_id parent = t->nodes[id].parent;
-		fg_count_add_inline(&t->nodes[parent].count, t->nodes[id].count);
+		if (parent == FG_NODE_NONE)
+			continue; /* merged */
+		if (t->frac != NULL) {
+			uint64_t f = t->frac[parent] + t->frac[id];
+			if (f >= FG_COUNT_FRAC_ONE) {
+				f -= FG_COUNT_FRAC_ONE;
+				t->whole[parent]++;
+			}
+			t->frac[parent] = f;
+		}
+		t->whole[parent] += t->whole[id];
 		if (t->before != NULL)
 			fg_count_add_inline(&t->before[parent], t->before[id]);
 	}
-	/* The child table and the previous-stack state are no longer needed. */
-	free(t->slots);
-	t->slots = NULL;
+	/* The previous-stack state is no longer needed. */
 	free(t->previous);
 	t->previous = NULL;
 	t->previous_length = 0;
+	t->depth = 0;
 }
 
 size_t fg_tree_size(const fg_tree *t) { return t->size; }
@@ -483,12 +687,11 @@ bool fg_tree_is_differential(const fg_tree *t) { return t->before != NULL; }
 fg_node_id fg_tree_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
 fg_node_id fg_tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
 fg_node_id fg_tree_parent(const fg_tree *t, fg_node_id n) { return t->nodes[n].parent; }
-fg_count fg_tree_total(const fg_tree *t, fg_node_id n) { return t->nodes[n].count; }
+fg_count fg_tree_total(const fg_tree *t, fg_node_id n) { return tree_total(t, n); }
 
 const char *fg_tree_name(const fg_tree *t, fg_node_id n, size_t *length)
 {
-	*length = t->nodes[n].name_length;
-	return t->nodes[n].name;
+	return tree_name_bytes(t, NAME_ID(&t->nodes[n]), length);
 }
 
 fg_count fg_tree_total_before(const fg_tree *t, fg_node_id n)

@@ -7,35 +7,56 @@
 
 #include "internal.h"
 
-/* The node's children were created in increasing name order, one node per
- * name: the list needs no sorting and no merging in fg_tree_finish. */
-#define CHILDREN_IN_ORDER 1u
-/* Merged into a sibling of the same name by fg_tree_finish. */
-#define MERGED 2u
+/* In node.name's top bit: the node's children were created in increasing
+ * name order, one node per name, so they need no sorting and no merging in
+ * fg_tree_finish. */
+#define CHILDREN_IN_ORDER 0x80000000u
+#define NAME_ID(n) ((n)->name & ~CHILDREN_IN_ORDER)
 
+/*
+ * 24 bytes a node: the name is an id into the tree's table of distinct
+ * names, so a frame that occurs under many parents is stored once, and
+ * counts live in their own arrays (whole units always, fractions only once
+ * a fractional count has been seen).
+ */
 typedef struct node {
-	const char *name;
-	uint32_t name_length;
-	uint32_t flags;         /* CHILDREN_IN_ORDER, MERGED */
-	uint32_t hash;          /* of (parent, name), once the child table exists */
-	fg_node_id parent;
+	uint32_t name;          /* name id | CHILDREN_IN_ORDER */
+	fg_node_id parent;      /* FG_NODE_NONE once merged into a sibling */
 	fg_node_id first_child;
 	fg_node_id next_sibling;
 	fg_node_id last_child;  /* while building: children are appended */
 	fg_node_id max_child;   /* while building: the child with the greatest name */
-	fg_count count;         /* self while building, inclusive after finish */
 } node;
+
+/* A distinct frame name: its bytes (in the arena) and its hash. */
+typedef struct name_entry {
+	const char *bytes;
+	uint32_t length;
+	uint32_t rank;           /* position in bytewise order, set by fg_tree_finish */
+	uint64_t hash;
+} name_entry;
 
 struct fg_tree {
 	unsigned flags;
-	fg_arena names;
+	fg_arena arena;          /* name bytes */
+	name_entry *names;
+	size_t name_count, name_capacity;
+	uint32_t *name_slots;    /* name id + 1, 0 = empty */
+	size_t name_mask;
 	node *nodes;
 	size_t size, capacity;
+	uint64_t *whole;         /* count per node: self while building, inclusive after */
+	uint64_t *frac;          /* its fraction (FG_COUNT_FRAC_ONE units), NULL while all are whole */
+	size_t whole_capacity, frac_capacity;
 	fg_count *before;        /* differential: BEFORE per node, like count */
 	size_t before_capacity;
 	fg_count *starts;        /* flame charts: the grand total when created */
 	size_t starts_capacity;
-	uint64_t *slots;         /* child table: hash << 32 | node id + 1, 0 = empty; NULL until needed */
+	/* Child table: hash tag << 32 | node id + 1, 0 = empty; NULL until the
+	 * input is found out of order. The hash is of the node's whole path
+	 * (name ids from the root), so the probes of one line do not wait for
+	 * each other and can be prefetched together. */
+	uint64_t *slots;
 	size_t slot_mask;
 	fg_count grand_total, grand_before;
 	/* The previous stack, for the sorted-input fast path. */
@@ -43,7 +64,9 @@ struct fg_tree {
 	size_t previous_length, previous_capacity;
 	size_t *frame_ends;      /* end offset of each frame of the previous stack */
 	fg_node_id *path;        /* its node ids, path[0] = first frame below root */
-	size_t depth, path_capacity, ends_capacity;
+	uint64_t *path_hash;     /* the path hash of each */
+	uint32_t *path_name;     /* scratch: name ids of the frames being added */
+	size_t depth, path_capacity, ends_capacity, hash_capacity, name_scratch_capacity;
 	bool finished;
 };
 
@@ -56,7 +79,20 @@ struct fg_tree {
  */
 int fg_tree_merge(fg_tree *into, fg_tree *from);
 
-static inline fg_count tree_total(const fg_tree *t, fg_node_id n) { return t->nodes[n].count; }
+/* The id of a node's name in the tree's name table: equal ids, equal names. */
+static inline uint32_t tree_name_id(const fg_tree *t, fg_node_id n) { return NAME_ID(&t->nodes[n]); }
+static inline size_t tree_name_count(const fg_tree *t) { return t->name_count; }
+static inline const char *tree_name_bytes(const fg_tree *t, uint32_t id, size_t *length)
+{
+	*length = t->names[id].length;
+	return t->names[id].bytes;
+}
+
+static inline fg_count tree_total(const fg_tree *t, fg_node_id n)
+{
+	fg_count c = {t->whole[n], t->frac != NULL ? t->frac[n] : 0};
+	return c;
+}
 static inline fg_node_id tree_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
 static inline fg_node_id tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
 
