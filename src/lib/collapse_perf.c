@@ -433,7 +433,7 @@ static bool match_event_fields(const char *line, size_t n, size_t at, perf_heade
  * followed by spaces, digits (the first number), optional slashes and
  * digits (the second), and a space. Once \s+ and (\d+) have matched at a
  * given comm end, giving characters back cannot help, so each end is tried
- * once. The script wants two bytes of comm at least, and so reads
+ * once, and so is each run of spaces. The script wants two bytes of comm at least, and so reads
  * "X 123 [000] 1.0: 1 cycles:" as the comm "X 123 [000] 1.0:"; fg takes a
  * one-byte comm (only a line whose second byte is a space changes). With
  * `indented`, leading spaces are skipped first (one-line samples pad the
@@ -449,14 +449,17 @@ static bool match_header(const char *line, size_t n, bool indented, perf_header 
 			continue;
 		size_t number = skip_space(line, e, n);
 		size_t number_end = skip_digits(line, number, n);
-		if (number_end == number)
-			continue;
 		size_t second = number_end;
 		while (second < n && line[second] == '/')
 			second++;
 		size_t second_end = skip_digits(line, second, n);
-		if (second_end >= n || !fg_is_space((unsigned char)line[second_end]))
+		if (number_end == number || second_end >= n ||
+		    !fg_is_space((unsigned char)line[second_end])) {
+			/* Every comm end inside this run of spaces meets the same
+			 * digits: skip the run (trying each would be quadratic). */
+			e = number - 1;
 			continue;
+		}
 		h->comm = line + start;
 		h->comm_length = e - start;
 		h->pid = line + number;

@@ -318,12 +318,17 @@ int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *l
 			char *first = in->buffer + in->start;
 			char *last = NULL;
 			if (!in->eof) {
-				/* End just after the last '\n'. */
-				for (char *p = in->buffer + in->end; p > first; p--)
+				/* End just after the last '\n'; bytes before `scanned`
+				 * hold none (a long line is scanned once, not once per
+				 * MiB that arrives). */
+				char *known = in->buffer + (in->scanned > in->start ? in->scanned : in->start);
+				for (char *p = in->buffer + in->end; p > known; p--)
 					if (p[-1] == '\n') {
 						last = p;
 						break;
 					}
+				if (last == NULL)
+					in->scanned = in->end;
 			} else {
 				last = in->buffer + in->end;
 			}

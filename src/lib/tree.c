@@ -49,14 +49,15 @@ static inline uint64_t path_hash(uint64_t parent_hash, uint32_t name)
 static int grow_names(fg_tree *t)
 {
 	size_t mask = t->name_mask * 2 + 1;
-	uint32_t *slots = calloc(mask + 1, sizeof(*slots));
+	uint64_t *slots = calloc(mask + 1, sizeof(*slots));
 	if (slots == NULL)
 		return FG_ENOMEM;
 	for (size_t i = 0; i < t->name_count; i++) {
-		size_t at = t->names[i].hash & mask;
+		uint64_t hash = t->names[i].hash;
+		size_t at = hash & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
-		slots[at] = (uint32_t)(i + 1);
+		slots[at] = (hash >> 32) << 32 | (i + 1);
 	}
 	free(t->name_slots);
 	t->name_slots = slots;
@@ -64,15 +65,41 @@ static int grow_names(fg_tree *t)
 	return 0;
 }
 
-/* The id of name, added if new; NO_NAME when out of memory. */
-static uint32_t intern(fg_tree *t, const char *name, size_t length)
+static inline uint64_t load64(const char *p)
 {
-	uint64_t hash = fg_hash_bytes(name, length);
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* a and b, both length bytes, are equal: names are short, memcmp's call
+ * costs more than the comparison. */
+static inline bool same_bytes(const char *a, const char *b, size_t length)
+{
+	if (length >= 8 && length <= 16)
+		return load64(a) == load64(b) && load64(a + length - 8) == load64(b + length - 8);
+	return memcmp(a, b, length) == 0;
+}
+
+/* The slot where a name of this hash starts its probe: to prefetch. */
+static inline const uint64_t *name_slot(const fg_tree *t, uint64_t hash)
+{
+	return &t->name_slots[hash & t->name_mask];
+}
+
+/* The id of name (whose fg_hash_bytes is hash), added if new; NO_NAME when
+ * out of memory. */
+static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint64_t hash)
+{
 	size_t at = hash & t->name_mask;
-	for (uint32_t slot; (slot = t->name_slots[at]) != 0; at = (at + 1) & t->name_mask) {
-		const name_entry *e = &t->names[slot - 1];
-		if (e->hash == hash && e->length == length && memcmp(e->bytes, name, length) == 0)
-			return slot - 1;
+	uint64_t tag = hash >> 32;
+	for (uint64_t slot; (slot = t->name_slots[at]) != 0; at = (at + 1) & t->name_mask) {
+		if (slot >> 32 != tag)
+			continue;
+		uint32_t id = (uint32_t)slot - 1;
+		const name_entry *e = &t->names[id];
+		if (e->length == length && same_bytes(e->bytes, name, length))
+			return id;
 	}
 	if (length > UINT32_MAX || t->name_count >= CHILDREN_IN_ORDER - 1 ||
 	    fg_grow((void **)&t->names, &t->name_capacity, t->name_count + 1, sizeof(*t->names)) != 0)
@@ -82,10 +109,15 @@ static uint32_t intern(fg_tree *t, const char *name, size_t length)
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
 	t->names[id] = (name_entry){copy, (uint32_t)length, 0, hash};
-	t->name_slots[at] = id + 1;
+	t->name_slots[at] = tag << 32 | (id + 1);
 	if (t->name_count * 2 > t->name_mask && grow_names(t) != 0)
 		return NO_NAME;
 	return id;
+}
+
+static uint32_t intern(fg_tree *t, const char *name, size_t length)
+{
+	return intern_hashed(t, name, length, fg_hash_bytes(name, length));
 }
 
 /* Bytewise order of two names (by id). */
@@ -376,34 +408,40 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		shared = 0;
 	t->depth = shared; /* until the new frames are all in */
 
-	/* First the names and path hashes of the new frames, with their
-	 * probes started; then the nodes, one after the other. */
+	/*
+	 * The new frames in steps over all of them, each step's loads started
+	 * (prefetched) before the next step needs them: a line's frames are
+	 * independent until their nodes are linked, so their cache misses
+	 * overlap instead of queueing. First where they end and their names'
+	 * hashes; then the names' ids and the frames' path hashes; then the
+	 * nodes, one after the other.
+	 */
 	size_t depth = shared;
 	size_t start = shared ? t->frame_ends[shared - 1] + 1 : 0;
-	uint64_t hash = shared ? t->path_hash[shared - 1] : ROOT_HASH;
 	while (length > 0 && start <= length) {
 		const char *semicolon = memchr(stack + start, ';', length - start);
 		size_t end = semicolon ? (size_t)(semicolon - stack) : length;
 		if (grow_path(t, depth) != 0)
 			return FG_ENOMEM;
-		uint32_t name = intern(t, stack + start, end - start);
+		uint64_t name_hash = fg_hash_bytes(stack + start, end - start);
+		__builtin_prefetch(name_slot(t, name_hash));
+		t->path_hash[depth] = name_hash;
+		t->frame_ends[depth] = end;
+		depth++;
+		start = end + 1;
+	}
+	uint64_t hash = shared ? t->path_hash[shared - 1] : ROOT_HASH;
+	for (size_t d = shared; d < depth; d++) {
+		size_t from = d ? t->frame_ends[d - 1] + 1 : 0;
+		uint32_t name = intern_hashed(t, stack + from, t->frame_ends[d] - from, t->path_hash[d]);
 		if (name == NO_NAME)
 			return FG_ENOMEM;
 		hash = path_hash(hash, name);
 		if (t->slots != NULL)
 			__builtin_prefetch(&t->slots[hash & t->slot_mask]);
-		t->path_name[depth] = name;
-		t->path_hash[depth] = hash;
-		t->frame_ends[depth] = end;
-		depth++;
-		start = end + 1;
+		t->path_name[d] = name;
+		t->path_hash[d] = hash;
 	}
-	if (t->slots != NULL)
-		for (size_t d = shared; d < depth; d++) {
-			uint64_t slot = t->slots[t->path_hash[d] & t->slot_mask];
-			if (slot != 0)
-				__builtin_prefetch(&t->nodes[(slot & 0xffffffffu) - 1]);
-		}
 	fg_node_id at = shared ? t->path[shared - 1] : 0;
 	for (size_t d = shared; d < depth; d++) {
 		at = child(t, at, t->path_name[d], t->path_hash[d]);

@@ -41,7 +41,7 @@ struct fg_tree {
 	fg_arena arena;          /* name bytes */
 	name_entry *names;
 	size_t name_count, name_capacity;
-	uint32_t *name_slots;    /* name id + 1, 0 = empty */
+	uint64_t *name_slots;    /* hash tag << 32 | name id + 1, 0 = empty */
 	size_t name_mask;
 	node *nodes;
 	size_t size, capacity;
