@@ -10,19 +10,44 @@ R=$B/fg-render
 
 deep=$BENCH_TMP/deep.folded
 [ -s "$deep" ] || python3 bench/gen_folded.py deep "$deep"
-wide=$BENCH_TMP/wide.folded
-[ -s "$wide" ] || python3 bench/gen_folded.py wide "$wide"
-cat "$deep" "$wide" >/dev/null
+for order in sorted blocks shuffled; do
+	f=$BENCH_TMP/wide-$order.folded
+	[ -s "$f" ] || python3 bench/gen_folded.py wide "$f" $order
+	f=$BENCH_TMP/unique-$order.folded
+	[ "$order" = blocks ] || [ -s "$f" ] || python3 bench/gen_folded.py unique "$f" $order
+done
+cat "$deep" "$BENCH_TMP"/wide-*.folded "$BENCH_TMP"/unique-*.folded >/dev/null
 
+# Issue 12's targets, on the real-world shape (56 MB, 169k lines, 19 frames a
+# line, ~1.2M nodes): >= 1 GB/s (about 50 ms) in every order, peak RSS <=
+# 56 MB; inferno-flamegraph measured 0.44 / 0.47 / 0.56 s and ~113 MB there.
+# The SVG must be the same bytes in every order and for every -j.
 echo "fg-render (median of $BENCH_RUNS runs, output to a file)"
+echo "# targets (wide): >= 1000 MB/s, peak RSS <= 56 MB, in every order"
+for order in sorted blocks shuffled; do
+	for j in 1 2; do
+		f=$BENCH_TMP/wide-$order.folded
+		bench_run "wide, $order, -j$j" "$f" "$R" -j$j -o "$BENCH_TMP/wide-$order-$j.svg" "$f"
+	done
+done
+for order in blocks shuffled; do
+	for j in 1 2; do
+		cmp -s "$BENCH_TMP/wide-sorted-1.svg" "$BENCH_TMP/wide-$order-$j.svg" ||
+			echo "ERROR: wide, $order, -j$j: the SVG differs from the sorted input's"
+	done
+done
+rm -f "$BENCH_TMP"/wide-*.svg
 for j in 1 2; do
 	bench_run "deep: $(wc -l <"$deep") lines, 50-150 fr., -j$j" "$deep" "$R" -j$j -o "$BENCH_TMP/out.svg" "$deep"
 done
-for j in 1 2; do
-	bench_run "wide: 1M unique stacks, -j$j" "$wide" "$R" -j$j -o "$BENCH_TMP/out.svg" "$wide"
-done
 shuf --random-source=<(yes) "$deep" >"$BENCH_TMP/deep-shuffled.folded"
-bench_run "deep, shuffled (hashing path)" "$BENCH_TMP/deep-shuffled.folded" "$R" -o "$BENCH_TMP/out.svg" "$BENCH_TMP/deep-shuffled.folded"
+bench_run "deep, shuffled" "$BENCH_TMP/deep-shuffled.folded" "$R" -o "$BENCH_TMP/out.svg" "$BENCH_TMP/deep-shuffled.folded"
+for order in sorted shuffled; do
+	for j in 1 2; do
+		f=$BENCH_TMP/unique-$order.folded
+		bench_run "1M unique random stacks, $order, -j$j" "$f" "$R" -j$j -o "$BENCH_TMP/out.svg" "$f"
+	done
+done
 example=../shared/reference/render/inputs/example-perf.folded
 if [ -f "$example" ]; then
 	big=$BENCH_TMP/big.folded
