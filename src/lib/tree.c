@@ -53,7 +53,7 @@ static int grow_names(fg_tree *t)
 	if (slots == NULL)
 		return FG_ENOMEM;
 	for (size_t i = 0; i < t->name_count; i++) {
-		uint64_t hash = t->names[i].hash;
+		uint64_t hash = fg_hash_bytes(t->names[i].bytes, t->names[i].length);
 		size_t at = hash & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
@@ -108,9 +108,9 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 	if (copy == NULL)
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
-	t->names[id] = (name_entry){copy, (uint32_t)length, 0, hash};
+	t->names[id] = (name_entry){copy, (uint32_t)length};
 	t->name_slots[at] = tag << 32 | (id + 1);
-	if (t->name_count * 2 > t->name_mask && grow_names(t) != 0)
+	if (t->name_count * 4 > t->name_mask * 3 && grow_names(t) != 0)
 		return NO_NAME;
 	return id;
 }
@@ -220,6 +220,7 @@ void fg_tree_free(fg_tree *t)
 		return;
 	fg_arena_free(&t->arena);
 	free(t->names);
+	free(t->rank);
 	free(t->name_slots);
 	free(t->nodes);
 	free(t->whole);
@@ -236,12 +237,12 @@ void fg_tree_free(fg_tree *t)
 }
 
 /* (Re)builds the child table over all nodes, with room to grow (at most
- * 2/3 full). Path hashes are recomputed from the root down: parents have
+ * 3/4 full: a slot's tag spares most probes a node). Path hashes are recomputed from the root down: parents have
  * lower ids than their children. */
 static int build_index(fg_tree *t)
 {
 	size_t mask = 4095;
-	while (mask / 3 * 2 < t->size)
+	while (mask / 4 * 3 < t->size)
 		mask = mask * 2 + 1;
 	uint64_t *slots = calloc(mask + 1, sizeof(*slots));
 	uint64_t *hashes = malloc(t->size * sizeof(*hashes));
@@ -284,7 +285,7 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t
 	if (t->slots == NULL)
 		return id;
 	t->slots[at] = (hash >> 32) << 32 | ((uint64_t)id + 1);
-	if ((t->size - 1) * 3 > t->slot_mask * 2 && build_index(t) != 0)
+	if ((t->size - 1) * 4 > t->slot_mask * 3 && build_index(t) != 0)
 		return FG_NODE_NONE;
 	return id;
 }
@@ -469,8 +470,8 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 static fg_node_id sort_siblings(fg_tree *t, fg_node_id head)
 {
 	node *nodes = t->nodes;
-	const name_entry *names = t->names;
-#define RANK(id) names[NAME_ID(&nodes[id])].rank
+	const uint32_t *rank = t->rank;
+#define RANK(id) rank[NAME_ID(&nodes[id])]
 	size_t width = 1;
 	for (;;) {
 		fg_node_id result = FG_NODE_NONE, *tail = &result;
@@ -632,14 +633,18 @@ static int compare_name_entries(const void *a, const void *b, void *names)
  * comparing two integers. Returns 0 or FG_ENOMEM. */
 static int rank_names(fg_tree *t)
 {
-	uint32_t *order = malloc((t->name_count ? t->name_count : 1) * sizeof(*order));
-	if (order == NULL)
+	size_t n = t->name_count ? t->name_count : 1;
+	uint32_t *order = malloc(n * sizeof(*order));
+	t->rank = malloc(n * sizeof(*t->rank));
+	if (order == NULL || t->rank == NULL) {
+		free(order);
 		return FG_ENOMEM;
+	}
 	for (size_t i = 0; i < t->name_count; i++)
 		order[i] = (uint32_t)i;
 	qsort_r(order, t->name_count, sizeof(*order), compare_name_entries, t->names);
 	for (size_t i = 0; i < t->name_count; i++)
-		t->names[order[i]].rank = (uint32_t)i;
+		t->rank[order[i]] = (uint32_t)i;
 	free(order);
 	return 0;
 }
@@ -666,14 +671,9 @@ void fg_tree_finish(fg_tree *t)
 			if ((n->name & CHILDREN_IN_ORDER) || (id != 0 && n->parent == FG_NODE_NONE) ||
 			    n->first_child == FG_NODE_NONE)
 				continue;
-			if (!ranked) {
-				if (rank_names(t) != 0) {
-					/* No memory for ranks: sort by bytes instead. */
-					for (size_t i = 0; i < t->name_count; i++)
-						t->names[i].rank = 0;
-				}
-				ranked = true;
-			}
+			if (!ranked && rank_names(t) != 0)
+				break; /* no memory: children stay unsorted (fg_tree_finish cannot fail) */
+			ranked = true;
 			n->first_child = sort_siblings(t, n->first_child);
 			fg_node_id previous = FG_NODE_NONE, kept = n->first_child;
 			for (fg_node_id c = t->nodes[kept].next_sibling, next; c != FG_NODE_NONE; c = next) {

@@ -28,12 +28,10 @@ typedef struct node {
 	fg_node_id max_child;   /* while building: the child with the greatest name */
 } node;
 
-/* A distinct frame name: its bytes (in the arena) and its hash. */
+/* A distinct frame name: its bytes (in the arena). */
 typedef struct name_entry {
 	const char *bytes;
 	uint32_t length;
-	uint32_t rank;           /* position in bytewise order, set by fg_tree_finish */
-	uint64_t hash;
 } name_entry;
 
 struct fg_tree {
@@ -41,6 +39,7 @@ struct fg_tree {
 	fg_arena arena;          /* name bytes */
 	name_entry *names;
 	size_t name_count, name_capacity;
+	uint32_t *rank;          /* each name's place in bytewise order (fg_tree_finish) */
 	uint64_t *name_slots;    /* hash tag << 32 | name id + 1, 0 = empty */
 	size_t name_mask;
 	node *nodes;
