@@ -44,6 +44,19 @@ def short_name(rng):
     return "%s%d" % ("abcdefghijklmnopqrstuvwxyz"[rng.next(26)], rng.next(60))
 
 
+def remember(seen, stacks, limit, rng, key, stack):
+    """False for a stack already made; else keeps it as a base for later
+    stacks (replacing a random one once there are `limit`)."""
+    if key in seen:
+        return False
+    seen.add(key)
+    if len(stacks) < limit:
+        stacks.append(stack)
+    else:
+        stacks[rng.next(len(stacks))] = stack
+    return True
+
+
 def deep(out):
     rng = Rng(1)
     # Like a real profile: each new stack is an earlier one cut at some depth
@@ -61,13 +74,8 @@ def deep(out):
         while len(stack) < target:
             stack.append(short_name(rng))
         key = ";".join(stack)
-        if key in seen:
+        if not remember(seen, stacks, 20000, rng, key, stack):
             continue
-        seen.add(key)
-        if len(stacks) < 20000:
-            stacks.append(stack)
-        else:
-            stacks[rng.next(len(stacks))] = stack
         lines.append("%s %d" % (key, 1 + rng.next(1000)))
     write_sorted(out, lines)
 
@@ -76,7 +84,8 @@ def wide(out, order):
     rng = Rng(4)
     # Many processes, a vocabulary of ~40k function names (~19 bytes), and,
     # as in deep(), each new stack an earlier one cut and grown by a few new
-    # frames: 1-9 (5 on average, ~6 new nodes with the padding), to a depth of 8-30 (19 on average).
+    # frames: 1-9 (5 on average; ~7 new nodes a line with the padding), to a
+    # depth of 8-30 (19 on average): ~1.18M nodes.
     procs = ["%s-%d" % (WORDS[rng.next(len(WORDS))], 100 + rng.next(30000)) for _ in range(300)]
     vocab = ["%s::%s%s%d" % (MODULES[rng.next(len(MODULES))], WORDS[rng.next(len(WORDS))],
                              WORDS[rng.next(len(WORDS))][:4].title(), rng.next(1500))
@@ -92,13 +101,8 @@ def wide(out, order):
         cut = max(1, min(len(base), depth - grow))
         stack = base[:cut] + [vocab[rng.next(len(vocab))] for _ in range(max(grow, depth - cut))]
         key = ";".join(stack)
-        if key in seen:
+        if not remember(seen, stacks, 50000, rng, key, stack):
             continue
-        seen.add(key)
-        if len(stacks) < 50000:
-            stacks.append(stack)
-        else:
-            stacks[rng.next(len(stacks))] = stack
         # Skewed counts: most stacks are rare, a few are hot.
         count = 1 + rng.next(20) if rng.next(10) else 1 + rng.next(2000)
         lines.append("%s %d" % (key, count))

@@ -76,9 +76,12 @@ static inline uint64_t load64(const char *p)
  * costs more than the comparison. */
 static inline bool same_bytes(const char *a, const char *b, size_t length)
 {
-	if (length >= 8 && length <= 16)
-		return load64(a) == load64(b) && load64(a + length - 8) == load64(b + length - 8);
-	return memcmp(a, b, length) == 0;
+	if (length < 8 || length > 64)
+		return memcmp(a, b, length) == 0;
+	for (size_t i = 0; i + 8 < length; i += 8)
+		if (load64(a + i) != load64(b + i))
+			return false;
+	return load64(a + length - 8) == load64(b + length - 8);
 }
 
 /* The slot where a name of this hash starts its probe: to prefetch. */
@@ -430,6 +433,17 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		t->frame_ends[depth] = end;
 		depth++;
 		start = end + 1;
+	}
+	/* A name's probe touches its slot, its entry, then its bytes. */
+	for (size_t d = shared; d < depth; d++) {
+		uint64_t slot = *name_slot(t, t->path_hash[d]);
+		if (slot >> 32 == t->path_hash[d] >> 32)
+			__builtin_prefetch(&t->names[(uint32_t)slot - 1]);
+	}
+	for (size_t d = shared; d < depth; d++) {
+		uint64_t slot = *name_slot(t, t->path_hash[d]);
+		if (slot >> 32 == t->path_hash[d] >> 32)
+			__builtin_prefetch(t->names[(uint32_t)slot - 1].bytes);
 	}
 	uint64_t hash = shared ? t->path_hash[shared - 1] : ROOT_HASH;
 	for (size_t d = shared; d < depth; d++) {
