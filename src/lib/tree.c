@@ -466,7 +466,8 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	}
 	if (fg_grow((void **)&t->previous, &t->previous_capacity, length + 1, 1) != 0)
 		return FG_ENOMEM;
-	memcpy(t->previous + common, stack + common, length - common); /* the rest is equal */
+	if (length > common) /* (stack may be NULL when empty) */
+		memcpy(t->previous + common, stack + common, length - common); /* the rest is equal */
 	t->previous_length = length;
 	t->depth = depth;
 
