@@ -35,6 +35,8 @@ typedef struct frame {
 	uint32_t color;   /* 0xRRGGBB, or an index into palette-map values | 1<<31 */
 	uint32_t order;   /* position in layout order, for a stable sort */
 	double start;     /* in counts */
+	const char *name; /* the node's name, looked up once (frames are written */
+	size_t name_length; /* grouped by colour, far from the tree's order) */
 } frame;
 
 typedef struct writer {
@@ -222,7 +224,8 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 			depth_max = (int)p.depth;
 		if (fg_grow((void **)&list, &list_capacity, list_used + 1, sizeof(*list)) != 0)
 			goto oom;
-		list[list_used] = (frame){p.node, p.depth, 0, (uint32_t)list_used, p.start};
+		list[list_used] = (frame){p.node, p.depth, 0, (uint32_t)list_used, p.start, NULL, 0};
+		list[list_used].name = fg_tree_name(w->tree, p.node, &list[list_used].name_length);
 		list_used++;
 		double start = w->o->flamechart ? p.start : p.start + own_width(w, p.node);
 		for (fg_node_id c = tree_first_child(w->tree, p.node); c != FG_NODE_NONE;
@@ -310,10 +313,11 @@ static uint32_t pack(fg_rgb c) { return (uint32_t)c.r << 16 | (uint32_t)c.g << 8
 
 #define COLOR_FROM_MAP 0x80000000u
 
-static int color_of(writer *w, fg_node_id n, uint32_t *color)
+static int color_of(writer *w, const frame *f, uint32_t *color)
 {
-	size_t length;
-	const char *name = fg_tree_name(w->tree, n, &length);
+	fg_node_id n = f->node;
+	size_t length = f->name_length;
+	const char *name = f->name;
 	if (n != 0 && length == 2 && memcmp(name, "--", 2) == 0) {
 		*color = 0xa0a0a0;
 		return 0;
@@ -447,9 +451,8 @@ static int build_dictionary(writer *w, const frame *frames, size_t count)
 	for (size_t i = 0; i < count; i++) {
 		if (frames[i].node == 0)
 			continue;
-		size_t length;
-		const char *name = fg_tree_name(w->tree, frames[i].node, &length);
-		length = fg_name_without_annotation(name, length);
+		const char *name = frames[i].name;
+		size_t length = fg_name_without_annotation(name, frames[i].name_length);
 		if (length > 2 && fg_stacks_add(w->dictionary, name, length, 0, fg_count_of(1)) != 0)
 			return FG_ENOMEM;
 	}
@@ -533,8 +536,8 @@ static void put_percent(writer *w, double value)
 static void put_frame(writer *w, const frame *f)
 {
 	const fg_graph_options *o = w->o;
-	size_t length;
-	const char *name = fg_tree_name(w->tree, f->node, &length);
+	size_t length = f->name_length;
+	const char *name = f->name;
 	const char *tag = "g", *title_override = NULL;
 	bool opened = false;
 	if (w->attributes != NULL && f->node != 0) {
@@ -802,7 +805,7 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	w->image_height = (w->depth_max + 1.0) * o->frame_height + w->ypad1 + w->ypad2 + w->ypad3;
 	w->factor_total = w->time_max * o->factor;
 	for (size_t i = 0; i < count; i++)
-		if ((rc = color_of(w, frames[i].node, &frames[i].color)) != 0) {
+		if ((rc = color_of(w, &frames[i], &frames[i].color)) != 0) {
 			free(frames);
 			return fg_fail(err, rc, "out of memory");
 		}
