@@ -42,7 +42,7 @@ bench_run() {
 	done
 	local median
 	median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((BENCH_RUNS + 1) / 2))p")
-	awk -v l="$label" -v b="$(stat -c %s "$input")" -v us="$median" -v rss="$rss" 'BEGIN {
+	awk -v l="$label" -v b="$(stat -L -c %s "$input")" -v us="$median" -v rss="$rss" 'BEGIN {
 		printf "%-34s MB %7.1f   median %6.3f s   %7.1f MB/s   peak RSS %6.1f MB\n",
 			l, b / 1e6, us / 1e6, (us > 0 ? b / us : 0), rss / 1024 }'
 	rm -f "$BENCH_TMP/rss"
