@@ -174,3 +174,15 @@ printf 'app 1 1.0: 1 cycles:\n\t1 f (/x)\nfun\xc3\xa7\xc3\xa3o \xff\x1b[31m\n' >
 check_eq "warnings are safe for a terminal" \
 	"fg-collapse-perf: bytes.perf:3: unrecognized line: função ??[31m" \
 	"$("$PERF" "$TMP/bytes.perf" 2>&1 >/dev/null | sed "s|$TMP/||")"
+
+# ------------------------------------------- runs of spaces (issue 12)
+# The header matcher tries a run of spaces once as the comm's end: a comm
+# followed by many spaces is still a header, a run not followed by a PID is
+# still no header, and a 200,000-space line is read (once quadratic: 83 s).
+s=$(printf '%2000s' '')
+printf 'java%s1234 1.5: 3 cycles: \n\tffff main+0x1 (/bin/app)\n\nx%sy z%s5 1.0: cycles:\n\tffff f (/bin/app)\n\n' "$s" "$s" "$s" >"$TMP/spaces.txt"
+check_eq "spaces: a comm followed by 2,000 spaces is a header (spaces in a comm become _)" "java;main 3
+x$(echo "$s" | tr ' ' _)y_z;f 1" "$("$PERF" "$TMP/spaces.txt" 2>/dev/null)"
+python3 -c "import sys; sys.stdout.write('x' + ' ' * 200000 + 'y\n\tffff f (m)\n\n')" >"$TMP/long-spaces.txt"
+"$PERF" "$TMP/long-spaces.txt" >"$TMP/out" 2>"$TMP/err"
+check "spaces: a 200,000-space line is read (reported as unrecognized)" grep -q "unrecognized line" "$TMP/err"
