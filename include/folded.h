@@ -191,6 +191,12 @@ bool fg_have_zlib(void);
  * new one, never a part. fg_output_abort (or a failed commit) removes the
  * temporary file and leaves PATH as it was. Writes are buffered; every error
  * (a full disk, a closed pipe) is remembered and reported by commit.
+ *
+ * A PATH that is a symbolic link is followed: the file it points to is
+ * replaced and the link stays. A PATH that exists and is not a regular file
+ * (a FIFO, /dev/stdout, /dev/null, a terminal) is written through, as a
+ * shell redirection would; it cannot be replaced atomically. A temporary
+ * name that would exceed NAME_MAX uses a shortened copy of the base name.
  */
 typedef struct fg_output fg_output;
 
@@ -214,6 +220,16 @@ const char *fg_output_data(fg_output *out, size_t *length);
 int fg_output_commit(fg_output *out, fg_error *err);
 /* Discards everything written; frees out. */
 void fg_output_abort(fg_output *out);
+/* 0, or the error of the first failed write ("PATH: write failed: REASON",
+ * FG_EIO; FG_ENOMEM for a memory output), without committing. */
+int fg_output_check(const fg_output *out, fg_error *err);
+/*
+ * Removes the temporary files of every output not yet committed or
+ * aborted. Async-signal-safe: for a SIGINT/SIGTERM handler, so that an
+ * interrupted run leaves no .NAME.XXXXXX file behind. The library's one
+ * process-wide table (a signal handler cannot be given a context).
+ */
+void fg_output_remove_temporaries(void);
 
 /* ------------------------------------------------------------ folded lines */
 
@@ -606,7 +622,8 @@ int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, cons
  * The end of fg_collapse_run, for programs that read the inputs themselves
  * (fg_collapse_read): writes the folded stacks of c, sorted, to output
  * (NULL or "-": stdout; else atomically). Returns 0, FG_EEMPTY (no stack:
- * the empty output is written all the same), or FG_EIO / FG_ENOMEM.
+ * nothing is written, an output file keeps its old contents), or FG_EIO /
+ * FG_ENOMEM.
  */
 int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err);
 

@@ -556,6 +556,9 @@ int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err)
 	fg_stacks *stacks = fg_collapse_stacks(c, err);
 	if (stacks == NULL)
 		return err != NULL && err->code != 0 ? err->code : FG_ENOMEM;
+	/* No stack: nothing is written either (a cron job keeps its old file). */
+	if (fg_stacks_size(stacks) == 0)
+		return fg_fail(err, FG_EEMPTY, "no stacks found in the input");
 	fg_output *out = fg_output_open(output, err);
 	if (out == NULL)
 		return err != NULL && err->code != 0 ? err->code : FG_EIO;
@@ -563,10 +566,7 @@ int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err)
 		fg_output_abort(out);
 		return fg_fail(err, FG_ENOMEM, "out of memory");
 	}
-	int rc = fg_output_commit(out, err); /* reports write errors too */
-	if (rc == 0 && fg_stacks_size(stacks) == 0)
-		rc = fg_fail(err, FG_EEMPTY, "no stacks found in the input");
-	return rc;
+	return fg_output_commit(out, err); /* reports write errors too */
 }
 
 int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, const char *output,

@@ -857,7 +857,7 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	if (rc == 0)
 		rc = flush_line(w);
 	if (rc != 0)
-		return fg_fail(err, FG_EIO, "write failed");
+		return fg_output_check(w->out, err) != 0 ? err->code : fg_fail(err, rc, "out of memory");
 	return 0;
 }
 
@@ -913,8 +913,10 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 		free(w.widths);
 		fg_buffer_free(&w.line);
 		fg_buffer_free(&w.clean);
-		return rc != 0 ? fg_fail(err, FG_EIO, "write failed")
-			       : fg_fail(err, FG_EEMPTY, "no valid input");
+		if (rc != 0)
+			return fg_output_check(out, err) != 0 ? err->code
+							      : fg_fail(err, rc, "out of memory");
+		return fg_fail(err, FG_EEMPTY, "no valid input");
 	}
 	w.time_max = w.total;
 	w.root_count = total;

@@ -11,9 +11,29 @@
 
 #include "cli.h"
 
+/* SIGINT/SIGTERM/SIGHUP during -o: remove the temporary file, then die of
+ * the signal as before (the exit status still says which one). */
+static void remove_temporaries_and_die(int sig)
+{
+	fg_output_remove_temporaries();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 void cli_start(void)
 {
 	signal(SIGPIPE, SIG_DFL);
+	static const int fatal[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+		struct sigaction action;
+		memset(&action, 0, sizeof(action));
+		action.sa_handler = remove_temporaries_and_die;
+		sigemptyset(&action.sa_mask);
+		/* An ignored signal (nohup, a background job) stays ignored. */
+		struct sigaction old;
+		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(fatal[i], &action, NULL);
+	}
 }
 
 void cli_error(const char *program, const char *format, ...)

@@ -170,7 +170,10 @@ int main(int argc, char **argv)
 	if (status == EXIT_OK) {
 		fg_output *out = fg_output_open(s.output, &err);
 		int rc = out ? fg_graph_write_svg(graph, out, &warner, &err) : err.code;
-		if (out != NULL && rc != 0 && rc != FG_EEMPTY) {
+		/* No valid input: the error SVG goes to stdout, as flamegraph.pl
+		 * does, but an -o FILE keeps its old contents. */
+		bool to_file = s.output != NULL && strcmp(s.output, "-") != 0;
+		if (out != NULL && rc != 0 && (rc != FG_EEMPTY || to_file)) {
 			fg_output_abort(out);
 		} else if (out != NULL) {
 			fg_error commit_err = {0};
