@@ -539,10 +539,10 @@ static void put_frame(writer *w, const frame *f)
 	bool opened = false;
 	if (w->attributes != NULL && f->node != 0) {
 		const char *rendered = fg_name_table_get(w->attributes, name, length);
-		if (rendered != NULL) {
-			/* "TAG\tOPEN\tTITLE" (names.h) */
-			const char *open = strchr(rendered, '\t') + 1;
-			const char *title = strchr(open, '\t');
+		/* "TAG\tOPEN\tTITLE" (names.h) */
+		const char *open = rendered ? strchr(rendered, '\t') : NULL;
+		const char *title = open ? strchr(++open, '\t') : NULL;
+		if (title != NULL) {
 			tag = rendered[0] == 'a' ? "a" : "g";
 			put_bytes(w, open, (size_t)(title - open));
 			opened = true;
