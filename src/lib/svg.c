@@ -645,14 +645,17 @@ static void put_frame(writer *w, const frame *f)
 
 /* ---------------------------------------------------------------- header */
 
-/* Only characters that cannot end a CSS declaration or a comment. */
+/* Only characters that cannot end a CSS declaration, a comment or open a
+ * string (no quotes: an unclosed one would swallow the rest of the style
+ * sheet), on the cleaned text so that UTF-8 names stay whole. */
 static void put_css_value(writer *w, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' ||
-		    c == '\'' || c >= 0x80)
-			put_text(w, s, 1);
+	w->clean.length = 0;
+	fg_text_clean(&w->clean, s, strlen(s));
+	for (size_t i = 0; i < w->clean.length; i++) {
+		unsigned char c = (unsigned char)w->clean.data[i];
+		if (isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' || c >= 0x80)
+			put_bytes(w, w->clean.data + i, 1);
 	}
 }
 
@@ -671,15 +674,7 @@ static void put_number(writer *w, double v)
 /* The text of a DTD entity value: & < > " % must not appear raw. */
 static void put_entity_value(writer *w, const char *s)
 {
-	w->clean.length = 0;
-	fg_text_clean(&w->clean, s, strlen(s));
-	for (size_t i = 0; i < w->clean.length; i++) {
-		char c = w->clean.data[i];
-		if (c == '%')
-			put(w, "&#37;");
-		else
-			put_text(w, &c, 1);
-	}
+	put_entity_text(&w->line, &w->clean, s, strlen(s));
 }
 
 static void put_header(writer *w, double image_height, bool empty)

@@ -2,6 +2,7 @@
  * cli.c - option parsing and messages shared by the fg programs.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -126,7 +127,7 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 	case CLI_DOUBLE: {
 		errno = 0;
 		double v = strtod(value, &end);
-		if (*value == '\0' || *end != '\0' || errno != 0 || v != v)
+		if (*value == '\0' || *end != '\0' || errno != 0 || !isfinite(v))
 			usage_error(c, "invalid number '%s'", value);
 		*(double *)o->target = v;
 		break;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -79,6 +80,37 @@ static int valid_min_width(settings *s)
 	return 0;
 }
 
+/* The documented range of every numeric option (fg-render(1)). Beyond it
+ * the drawing means nothing, and coordinates overflow. */
+static int check_ranges(const settings *s)
+{
+	const fg_graph_options *g = &s->graph;
+	const struct {
+		const char *name;
+		double value, low, high;
+	} ranges[] = {
+		{"--width", g->width, 21, 1000000},
+		{"--height", g->frame_height, 2, 10000},
+		{"--fontsize", g->font_size, 0.1, 1000},
+		{"--fontwidth", g->font_width, 0.01, 10},
+		{"--factor", g->factor, 1e-9, 1e9},
+		{"--diff-threshold", g->diff_threshold, 0, 100},
+		{"--minwidth", g->min_width, 0, g->min_width_percent ? 100 : 1000000},
+		{"-j", s->jobs, 0, 1024},
+	};
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+		if (ranges[i].value >= ranges[i].low && ranges[i].value <= ranges[i].high)
+			continue;
+		char low[32], high[32];
+		snprintf(low, sizeof(low), "%g", ranges[i].low);
+		snprintf(high, sizeof(high), "%g", ranges[i].high);
+		cli_error("fg-render", "%s must be between %s and %s%s", ranges[i].name, low, high,
+			  strcmp(ranges[i].name, "--minwidth") == 0 && g->min_width_percent ? "%" : "");
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	cli_start();
@@ -127,14 +159,11 @@ int main(int argc, char **argv)
 		cli_error("fg-render", "invalid --total '%s': expected a count", s.total);
 		return EXIT_USAGE;
 	}
-	if (g->width <= 20 || g->frame_height <= 1 || !(g->font_size > 0) || !(g->font_width > 0) ||
-	    !(g->factor > 0) || !(g->diff_threshold >= 0)) {
-		cli_error("fg-render", "--width must be > 20, --height > 1, and --fontsize, "
-				       "--fontwidth and --factor positive");
+	if (check_ranges(&s) != 0)
 		return EXIT_USAGE;
-	}
-	if (s.jobs < 0) {
-		cli_error("fg-render", "-j needs a number of threads, 0 for one per core");
+	if (g->encoding != NULL && strcasecmp(g->encoding, "UTF-8") != 0) {
+		cli_error("fg-render", "invalid --encoding '%s': fg-render writes UTF-8, the only "
+				       "encoding it can declare", g->encoding);
 		return EXIT_USAGE;
 	}
 	g->threads = (unsigned)s.jobs;
