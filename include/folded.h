@@ -506,6 +506,11 @@ typedef struct fg_collapse_chunk {
 	fg_stacks *stacks;     /* add the finished stacks here */
 	uint64_t lines;        /* the parser sets it: the number of lines in text */
 	fg_collapse_report *report; /* for fg_collapse_warn */
+	bool overflowed;       /* the parser sets it when fg_stacks_add found a
+				  stack's counts adding up beyond 2^64 - 1 (and
+				  goes on): the run then fails at its end, as it
+				  would when merging, so the result and the
+				  message are the same for any number of threads */
 } fg_collapse_chunk;
 
 typedef struct fg_collapse_parser {
@@ -574,8 +579,9 @@ void fg_collapse_warn_unique(fg_collapse_report *report, uint64_t line, const ch
 	;
 
 /* For parsers: adds a finished stack to chunk->stacks. A sum beyond
- * 2^64 - 1 is a warning at line `line` (the count is not added), not an
- * error. Returns 0 or FG_ENOMEM. */
+ * 2^64 - 1 sets chunk->overflowed (the count is not added; the run fails
+ * at its end, the same way for any number of threads). Returns 0 or
+ * FG_ENOMEM. `line` is kept for the parsers' calls. */
 int fg_collapse_add(fg_collapse_chunk *chunk, uint64_t line, const char *stack, size_t length,
 		    fg_count count);
 

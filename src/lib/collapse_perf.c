@@ -906,6 +906,10 @@ static int end_sample(perf_state *s)
 		if (rc == 0)
 			rc = fg_stacks_add(s->chunk->stacks, (const char *)s->ids,
 					   s->id_count * sizeof(*s->ids), 0, s->period);
+		if (rc == FG_ERANGE) {
+			s->chunk->overflowed = true; /* fatal at the end, for any -j */
+			rc = 0;
+		}
 	}
 	s->id_count = 1; /* [0] is the process element */
 	s->open = s->one_line = s->skip_rest = false;
