@@ -100,8 +100,8 @@ typedef struct fg_count {
 #define FG_COUNT_FRAC_DIGITS 18
 
 /* Parses "DIGITS" or "DIGITS.DIGITS*" (as flamegraph.pl accepts: "5", "5.",
- * "5.25"; not ".5", "-1", "1e3"). Returns 0, FG_EINVAL (not a count, or more
- * than 18 decimals) or FG_ERANGE (the integer part exceeds 2^64 - 1). */
+ * "5.25"; not ".5", "-1", "1e3"). Returns 0, FG_EINVAL (not a count) or
+ * FG_ERANGE (the integer part exceeds 2^64 - 1, or more than 18 decimals). */
 int fg_count_parse(const char *text, size_t length, fg_count *out);
 
 /* *sum += addend; returns 0, or FG_ERANGE (and leaves *sum unchanged). */

@@ -152,7 +152,7 @@ check_status "dtrace --help (0)" 0 "$DTRACE" --help
 check "dtrace: I/O errors name the program and file" \
 	grep -q "^fg-collapse-dtrace: .*missing.txt: No such file" "$TMP/missing.err"
 check_eq "stap --version" "fg-collapse-stap $("$STAP" --version | awk '{print $2}')" "$("$STAP" --version)"
-check "dtrace --help shows the synopsis" sh -c "'$DTRACE' --help | grep -q '^usage: fg-collapse-dtrace \\[--includeoffset\\]'"
+check "dtrace --help shows the synopsis" sh -c "'$DTRACE' --help | grep -q '^Usage: fg-collapse-dtrace \\[--includeoffset\\]'"
 
 for _ in $(seq 1 15); do printf '  a\n 1.5\n 1\n'; done | "$DTRACE" >"$TMP/many.out" 2>"$TMP/many.err"
 check_eq "dtrace: only the first 10 warnings are printed" 10 "$(grep -c 'neither a frame' "$TMP/many.err")"

@@ -880,7 +880,7 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 	}
 	fg_count total = w.widths != NULL ? w.widths[0] : fg_tree_total(g->tree, 0);
 	w.total = fg_count_to_double(total);
-	char message[160], number[FG_COUNT_TEXT_MAX];
+	char message[512], number[FG_COUNT_TEXT_MAX];
 
 	if (w.total < 100 && strcmp(o->count_name, "samples") == 0) {
 		fg_count_format(total, number);
@@ -889,14 +889,23 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 		fg_warn(warner, NULL, 0, message);
 	}
 	if (g->invalid_lines > 0) {
-		int n = snprintf(message, sizeof(message), "ignored %llu lines with invalid format (%s line",
-				 (unsigned long long)g->invalid_lines,
-				 g->invalid_file ? g->invalid_file : "input");
+		/* "(a line 2, 5, b line 3)": each line number after its own file. */
+		int n = snprintf(message, sizeof(message), "ignored %llu lines with invalid format (",
+				 (unsigned long long)g->invalid_lines);
+		const char *previous = NULL;
 		for (uint64_t i = 0; i < g->invalid_lines && i < FG_REPORT_INVALID_LINES && n > 0 &&
 				     (size_t)n < sizeof(message) - 32;
-		     i++)
-			n += snprintf(message + n, sizeof(message) - (size_t)n, "%s%llu", i ? ", " : " ",
+		     i++) {
+			const char *file = g->invalid_files[i] ? g->invalid_files[i] : "input";
+			if (previous == NULL || strcmp(previous, file) != 0)
+				n += snprintf(message + n, sizeof(message) - (size_t)n, "%s%.60s line ",
+					      i ? ", " : "", file);
+			else
+				n += snprintf(message + n, sizeof(message) - (size_t)n, ", ");
+			n += snprintf(message + n, sizeof(message) - (size_t)n, "%llu",
 				      (unsigned long long)g->first_invalid[i]);
+			previous = file;
+		}
 		snprintf(message + n, sizeof(message) - (size_t)n, "%s)",
 			 g->invalid_lines > FG_REPORT_INVALID_LINES ? ", ..." : "");
 		fg_warn(warner, NULL, 0, message);

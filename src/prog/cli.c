@@ -140,6 +140,17 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 	}
 }
 
+/* Whether every letter of name is a one-letter flag (no value). */
+static bool bundled_flags(const cli *c, const char *name)
+{
+	for (const char *f = name; *f != '\0'; f++) {
+		const cli_option *o = find_short(c, *f);
+		if (o == NULL || takes_value(o))
+			return false;
+	}
+	return name[0] != '\0' && name[1] != '\0';
+}
+
 int cli_parse(const cli *c, int argc, char **argv)
 {
 	char **operands = malloc(sizeof(char *) * (size_t)(argc + 1));
@@ -178,6 +189,32 @@ int cli_parse(const cli *c, int argc, char **argv)
 				exit(EXIT_OK);
 			}
 			o = find_long(c, name, length);
+			/* --help and --version count among the options a prefix may
+			 * name, as in Getopt::Long: --he is ambiguous in fg-render
+			 * (--height, --help), --hel is --help. */
+			bool help = length > 0 && length < 4 && strncasecmp(name, "help", length) == 0;
+			bool version = length > 0 && length < 7 &&
+				       strncasecmp(name, "version", length) == 0;
+			bool exact = o != NULL && strlen(o->name) == length;
+			if (!exact && (help || version) && (o != NULL || (help && version))) {
+				char ambiguous[128];
+				snprintf(ambiguous, sizeof(ambiguous), "%.*s", (int)length, name);
+				usage_error(c, "option '--%s' is ambiguous", ambiguous);
+			}
+			if (o == NULL && is_long && help) {
+				fputs(c->usage, stdout);
+				exit(EXIT_OK);
+			}
+			if (o == NULL && is_long && version) {
+				printf("%s %s\n", c->program, FG_VERSION);
+				exit(EXIT_OK);
+			}
+			if (o == NULL && !is_long && bundled_flags(c, name)) {
+				/* -ns: several one-letter flags, as getopts allows. */
+				for (const char *f = name; *f != '\0'; f++)
+					apply(c, find_short(c, *f), NULL);
+				continue;
+			}
 			if (o != NULL && eq != NULL)
 				value = eq + 1;
 			if (o == NULL && !is_long) {

@@ -17,7 +17,7 @@ static const char usage[] =
 	"as an interactive SVG flame graph.\n"
 	"\n"
 	"  -o, --output FILE  write to FILE atomically (default: standard output)\n"
-	"  -j, --jobs N       threads to parse with (default 1, 0 = one per core;\n"
+	"  -j, --jobs N       threads to parse with (default 1; 0 = one per core;\n"
 	"                     helps unsorted input; the SVG is the same for any N)\n"
 	"  --title TEXT       title (default \"Flame Graph\")\n"
 	"  --subtitle TEXT    second line of title\n"
@@ -51,7 +51,7 @@ static const char usage[] =
 	"  --help             display this help and exit\n"
 	"  --version          display the version and exit\n"
 	"\n"
-	"Exit status: 0 success, 1 usage error, 2 no valid input or I/O error.\n"
+	CLI_EXIT_STATUS_HELP
 	"Example: perf script | fg-collapse-perf | fg-render > cpu.svg\n";
 
 typedef struct settings {

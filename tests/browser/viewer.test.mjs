@@ -4,7 +4,7 @@
 // is missing). Expected values come from the folded input, not the viewer.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -572,7 +572,8 @@ if (pw.skip) {
 
 		test('links (nameattr): plain and Ctrl clicks never zoom, Alt-click and Enter do', async () => {
 			const target = render('target', 'x 1\n');
-			const linked = render('linked', FOLDED, { links: { kernel_alpha: target.url } });
+			// A relative link: --nameattr takes http:, https: and relative ones only.
+			const linked = render('linked', FOLDED, { links: { kernel_alpha: basename(target.file) } });
 			await withPage(linked.url, async (page, ctx) => {
 				const isA = await page.evaluate(() => Array.from(document.querySelectorAll('#frames a')).length);
 				assert.equal(isA, 1);
