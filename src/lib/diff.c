@@ -12,7 +12,7 @@
 #include "text.h"
 
 /* "0x1f3a" -> "0x..." for every 0x followed by hex digits. */
-static void strip_hex(fg_buffer *out, const char *stack, size_t length)
+static int strip_hex(fg_buffer *out, const char *stack, size_t length)
 {
 	out->length = 0;
 	size_t run = 0;
@@ -22,12 +22,13 @@ static void strip_hex(fg_buffer *out, const char *stack, size_t length)
 		size_t end = i + 2;
 		while (end < length && isxdigit((unsigned char)stack[end]))
 			end++;
-		fg_buffer_append(out, stack + run, i + 2 - run);
-		fg_buffer_append(out, "...", 3);
+		if (fg_buffer_append(out, stack + run, i + 2 - run) != 0 ||
+		    fg_buffer_append(out, "...", 3) != 0)
+			return FG_ENOMEM;
 		run = end;
 		i = end - 1;
 	}
-	fg_buffer_append(out, stack + run, length - run);
+	return fg_buffer_append(out, stack + run, length - run);
 }
 
 int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_options *options,
@@ -61,7 +62,10 @@ int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_opti
 			stack_length = end - 1; /* the parser checked one whitespace is there */
 		}
 		if (options->strip_hex) {
-			strip_hex(&stripped, stack, stack_length);
+			if (strip_hex(&stripped, stack, stack_length) != 0) {
+				rc = fg_fail(err, FG_ENOMEM, "out of memory");
+				break;
+			}
 			stack = stripped.data ? stripped.data : "";
 			stack_length = stripped.length;
 		}

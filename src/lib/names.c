@@ -90,6 +90,8 @@ static int each_line(const char *path, bool missing_ok, fg_error *err,
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
 		rc = handle(context, line, (size_t)n, number);
+		if (rc != 0)
+			rc = fg_fail(err, rc, "%s: out of memory", path); /* handlers fail only so */
 	}
 	if (rc == 0 && ferror(f))
 		rc = fg_fail(err, FG_EIO, "%s: %s", path, strerror(errno));

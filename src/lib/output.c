@@ -278,8 +278,11 @@ int fg_output_printf(fg_output *out, const char *format, ...)
 	if ((size_t)n < sizeof(small))
 		return fg_output_write(out, small, (size_t)n);
 	char *big = malloc((size_t)n + 1);
-	if (big == NULL)
+	if (big == NULL) {
+		if (out->error == 0)
+			out->error = ENOMEM; /* commit fails: no file with a line missing */
 		return FG_ENOMEM;
+	}
 	va_start(args, format);
 	vsnprintf(big, (size_t)n + 1, format, args);
 	va_end(args);

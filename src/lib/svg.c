@@ -60,6 +60,7 @@ typedef struct writer {
 	fg_buffer dtd;         /* the entity declarations of the dictionary */
 	char **palette_values; /* palette-map colours by index (borrowed) */
 	size_t palette_values_count, palette_values_capacity;
+	bool nomem;           /* an append failed: the SVG is incomplete */
 } writer;
 
 /* ------------------------------------------------------------ formatting */
@@ -127,8 +128,11 @@ static uint64_t displayed_count(fg_count c, double factor)
 	return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
 }
 
-static void put(writer *w, const char *s) { fg_buffer_append_str(&w->line, s); }
-static void put_bytes(writer *w, const char *s, size_t n) { fg_buffer_append(&w->line, s, n); }
+/* Appends that fail (out of memory) make the writer fail at the next
+ * flush, rather than write a graph with a hole in it. */
+#define CHECKED(w, call) do { if ((call) != 0) (w)->nomem = true; } while (0)
+static void put(writer *w, const char *s) { CHECKED(w, fg_buffer_append_str(&w->line, s)); }
+static void put_bytes(writer *w, const char *s, size_t n) { CHECKED(w, fg_buffer_append(&w->line, s, n)); }
 
 static void put_tenths(writer *w, double v)
 {
@@ -140,18 +144,20 @@ static void put_tenths(writer *w, double v)
 static void put_text(writer *w, const char *bytes, size_t length)
 {
 	if (fg_text_is_clean(bytes, length)) {
-		fg_text_escape(&w->line, bytes, length);
+		CHECKED(w, fg_text_escape(&w->line, bytes, length));
 		return;
 	}
 	w->clean.length = 0;
-	fg_text_clean(&w->clean, bytes, length);
-	fg_text_escape(&w->line, w->clean.data, w->clean.length);
+	CHECKED(w, fg_text_clean(&w->clean, bytes, length));
+	CHECKED(w, fg_text_escape(&w->line, w->clean.data, w->clean.length));
 }
 
 static void put_str_text(writer *w, const char *s) { put_text(w, s, strlen(s)); }
 
 static int flush_line(writer *w)
 {
+	if (w->nomem)
+		return FG_ENOMEM;
 	int rc = fg_output_write(w->out, w->line.data, w->line.length);
 	w->line.length = 0;
 	return rc;
@@ -424,19 +430,20 @@ static int compare_uses(const void *a, const void *b)
 
 /* Appends a name to an entity value: escaped, with % as a character
  * reference (a raw % would start a parameter entity). */
-static void put_entity_text(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
+static int put_entity_text(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
 {
 	scratch->length = 0;
-	fg_text_clean(scratch, bytes, length);
+	int failed = fg_text_clean(scratch, bytes, length);
 	size_t run = 0;
 	for (size_t i = 0; i < scratch->length; i++) {
 		if (scratch->data[i] != '%')
 			continue;
-		fg_text_escape(out, scratch->data + run, i - run);
-		fg_buffer_append_str(out, "&#37;");
+		failed |= fg_text_escape(out, scratch->data + run, i - run);
+		failed |= fg_buffer_append_str(out, "&#37;");
 		run = i + 1;
 	}
-	fg_text_escape(out, scratch->data + run, scratch->length - run);
+	failed |= fg_text_escape(out, scratch->data + run, scratch->length - run);
+	return failed ? FG_ENOMEM : 0;
 }
 
 static int build_dictionary(writer *w, const frame *frames, size_t count)
@@ -471,7 +478,7 @@ static int build_dictionary(writer *w, const frame *frames, size_t count)
 		while (reserved_entity(id))
 			id_length = entity_name(++next, id);
 		value.length = 0;
-		put_entity_text(&value, &w->clean, e->stack, e->stack_length);
+		CHECKED(w, put_entity_text(&value, &w->clean, e->stack, e->stack_length));
 		/* Written out: uses * value; as an entity: the declaration
 		 * <!ENTITY id "value">\n plus uses * &id; */
 		size_t declaration = 13 + id_length + value.length;
@@ -479,11 +486,11 @@ static int build_dictionary(writer *w, const frame *frames, size_t count)
 			continue;
 		next++;
 		e->count[1] = fg_count_of(next); /* entity number + 1 */
-		fg_buffer_append_str(&w->dtd, "<!ENTITY ");
-		fg_buffer_append_str(&w->dtd, id);
-		fg_buffer_append_str(&w->dtd, " \"");
-		fg_buffer_append(&w->dtd, value.data, value.length);
-		fg_buffer_append_str(&w->dtd, "\">\n");
+		CHECKED(w, fg_buffer_append_str(&w->dtd, "<!ENTITY "));
+		CHECKED(w, fg_buffer_append_str(&w->dtd, id));
+		CHECKED(w, fg_buffer_append_str(&w->dtd, " \""));
+		CHECKED(w, fg_buffer_append(&w->dtd, value.data, value.length));
+		CHECKED(w, fg_buffer_append_str(&w->dtd, "\">\n"));
 	}
 	fg_buffer_free(&value);
 	free(sorted);
@@ -618,7 +625,7 @@ static void put_frame(writer *w, const frame *f)
 		size_t label_length = shown;
 		if (!fg_text_is_clean(name, shown)) {
 			w->clean.length = 0;
-			fg_text_clean(&w->clean, name, shown);
+			CHECKED(w, fg_text_clean(&w->clean, name, shown));
 			label = w->clean.data;
 			label_length = w->clean.length;
 		}
@@ -630,10 +637,10 @@ static void put_frame(writer *w, const frame *f)
 		put(w, "\">");
 		if (total_chars <= chars) {
 			if (!put_entity(w, name, shown))
-				fg_text_escape(&w->line, label, label_length);
+				CHECKED(w, fg_text_escape(&w->line, label, label_length));
 		} else {
 			size_t keep = fg_text_prefix_bytes(label, label_length, chars - 2);
-			fg_text_escape(&w->line, label, keep);
+			CHECKED(w, fg_text_escape(&w->line, label, keep));
 			put(w, "..");
 		}
 		put(w, "</text>");
@@ -651,7 +658,7 @@ static void put_frame(writer *w, const frame *f)
 static void put_css_value(writer *w, const char *s)
 {
 	w->clean.length = 0;
-	fg_text_clean(&w->clean, s, strlen(s));
+	CHECKED(w, fg_text_clean(&w->clean, s, strlen(s)));
 	for (size_t i = 0; i < w->clean.length; i++) {
 		unsigned char c = (unsigned char)w->clean.data[i];
 		if (isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' || c >= 0x80)
@@ -674,7 +681,7 @@ static void put_number(writer *w, double v)
 /* The text of a DTD entity value: & < > " % must not appear raw. */
 static void put_entity_value(writer *w, const char *s)
 {
-	put_entity_text(&w->line, &w->clean, s, strlen(s));
+	CHECKED(w, put_entity_text(&w->line, &w->clean, s, strlen(s)));
 }
 
 static void put_header(writer *w, double image_height, bool empty)
@@ -724,7 +731,7 @@ static void put_header(writer *w, double image_height, bool empty)
 		/* A comment may not contain "--"; break every pair. */
 		put(w, "<!-- NOTES: ");
 		w->clean.length = 0;
-		fg_text_clean(&w->clean, o->notes, strlen(o->notes));
+		CHECKED(w, fg_text_clean(&w->clean, o->notes, strlen(o->notes)));
 		fg_buffer notes = w->clean;
 		w->clean = (fg_buffer){0, 0, 0};
 		for (size_t i = 0; i < notes.length; i++) {

@@ -64,7 +64,9 @@ int main(int argc, char **argv)
 			fg_output_abort(out);
 		else if (out != NULL)
 			rc = fg_output_commit(out, &err);
-		if (rc != 0 && err.code == 0)
+		if (rc == FG_ENOMEM)
+			fg_fail(&err, rc, "out of memory");
+		else if (rc != 0 && err.code == 0)
 			fg_fail(&err, rc, "write failed");
 	}
 	fg_stacks_free(stacks);
