@@ -808,7 +808,8 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 			free(frames);
 			return fg_fail(err, rc, "out of memory");
 		}
-	qsort(frames, count, sizeof(*frames), compare_frames);
+	if (count > 0) /* every frame can be narrower than --minwidth */
+		qsort(frames, count, sizeof(*frames), compare_frames);
 	if ((rc = build_dictionary(w, frames, count)) != 0) {
 		free(frames);
 		return fg_fail(err, rc, "out of memory");
