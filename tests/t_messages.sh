@@ -49,7 +49,7 @@ check "fg-diff --h is --help" sh -c "'$BIN/fg-diff' --h | grep -q '^Usage: fg-di
 check "fg-collapse-stap --v is --version" sh -c "'$BIN/fg-collapse-stap' --v | grep -q '^fg-collapse-stap '"
 
 # One --help style: "Usage:", the same option wording, the exit statuses.
-for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-render fg-diff; do
+for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftrace fg-collapse fg-render fg-diff; do
 	"$BIN/$p" --help >"$TMP/help"
 	check "$p --help starts with 'Usage: $p'" sh -c "head -1 '$TMP/help' | grep -q '^Usage: $p '"
 	check "$p --help ends with the exit statuses" \

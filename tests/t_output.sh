@@ -8,11 +8,12 @@ valid() { # PROGRAM: a valid input for it
 	case $1 in
 	fg-collapse-perf) printf 'prog 1 1.0: cycles:\n\tabc func (/bin/x)\n\n' ;;
 	fg-collapse-stap|fg-collapse-dtrace) printf ' func\n 3\n' ;;
+	fg-collapse-bpftrace) printf '@[\n    func+1\n    main+2\n]: 3\n' ;;
 	*) printf 'a;b 3\n' ;;
 	esac
 }
 
-for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-render fg-diff; do
+for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftrace fg-collapse fg-render fg-diff; do
 	exe=$BIN/$p
 	# Item 10: no valid input, -o FILE: exit 2, FILE keeps its contents.
 	printf 'yesterday\n' >"$TMP/kept"
