@@ -608,18 +608,18 @@ int fg_collapse_text(fg_collapse *c, const char *text, size_t length,
 		     const char *name, fg_error *err);
 
 /* The stacks of everything read so far (the threads' tables merged), or
- * NULL when out of memory. Owned by c; read no more input after this. */
+ * NULL when out of memory or when a stack's counts add up beyond 2^64 - 1
+ * (FG_ERANGE). Owned by c; read no more input after this. */
 fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err);
 
 /*
  * All of a collapser program after its options: reads the inputs (count
  * paths; none is stdin, as is "-"; gzip is detected) into c and writes the
  * folded stacks, sorted, to output (NULL or "-": stdout; else atomically).
- * Returns 0; FG_EEMPTY when no input held a stack (the empty output is
- * written all the same); or FG_EIO (an input could not be read, or the
- * output not written), FG_ENOZLIB, FG_ENOMEM, FG_ERANGE, with err saying
- * what happened; on these nothing is written (an output file keeps its
- * old contents).
+ * Returns 0; or FG_EEMPTY (no input held a stack), FG_EIO (an input could
+ * not be read, or the output not written), FG_ENOZLIB, FG_ENOMEM,
+ * FG_ERANGE, with err saying what happened; on these nothing is written
+ * (an output file keeps its old contents).
  */
 int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, const char *output,
 		    fg_error *err);
