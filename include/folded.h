@@ -100,8 +100,8 @@ typedef struct fg_count {
 #define FG_COUNT_FRAC_DIGITS 18
 
 /* Parses "DIGITS" or "DIGITS.DIGITS*" (as flamegraph.pl accepts: "5", "5.",
- * "5.25"; not ".5", "-1", "1e3"). Returns 0, FG_EINVAL (not a count, or more
- * than 18 decimals) or FG_ERANGE (the integer part exceeds 2^64 - 1). */
+ * "5.25"; not ".5", "-1", "1e3"). Returns 0, FG_EINVAL (not a count) or
+ * FG_ERANGE (the integer part exceeds 2^64 - 1, or more than 18 decimals). */
 int fg_count_parse(const char *text, size_t length, fg_count *out);
 
 /* *sum += addend; returns 0, or FG_ERANGE (and leaves *sum unchanged). */
@@ -191,6 +191,12 @@ bool fg_have_zlib(void);
  * new one, never a part. fg_output_abort (or a failed commit) removes the
  * temporary file and leaves PATH as it was. Writes are buffered; every error
  * (a full disk, a closed pipe) is remembered and reported by commit.
+ *
+ * A PATH that is a symbolic link is followed: the file it points to is
+ * replaced and the link stays. A PATH that exists and is not a regular file
+ * (a FIFO, /dev/stdout, /dev/null, a terminal) is written through, as a
+ * shell redirection would; it cannot be replaced atomically. A temporary
+ * name that would exceed NAME_MAX uses a shortened copy of the base name.
  */
 typedef struct fg_output fg_output;
 
@@ -214,6 +220,16 @@ const char *fg_output_data(fg_output *out, size_t *length);
 int fg_output_commit(fg_output *out, fg_error *err);
 /* Discards everything written; frees out. */
 void fg_output_abort(fg_output *out);
+/* 0, or the error of the first failed write ("PATH: write failed: REASON",
+ * FG_EIO; FG_ENOMEM for a memory output), without committing. */
+int fg_output_check(const fg_output *out, fg_error *err);
+/*
+ * Removes the temporary files of every output not yet committed or
+ * aborted. Async-signal-safe: for a SIGINT/SIGTERM handler, so that an
+ * interrupted run leaves no .NAME.XXXXXX file behind. The library's one
+ * process-wide table (a signal handler cannot be given a context).
+ */
+void fg_output_remove_temporaries(void);
 
 /* ------------------------------------------------------------ folded lines */
 
@@ -490,6 +506,11 @@ typedef struct fg_collapse_chunk {
 	fg_stacks *stacks;     /* add the finished stacks here */
 	uint64_t lines;        /* the parser sets it: the number of lines in text */
 	fg_collapse_report *report; /* for fg_collapse_warn */
+	bool overflowed;       /* the parser sets it when fg_stacks_add found a
+				  stack's counts adding up beyond 2^64 - 1 (and
+				  goes on): the run then fails at its end, as it
+				  would when merging, so the result and the
+				  message are the same for any number of threads */
 } fg_collapse_chunk;
 
 typedef struct fg_collapse_parser {
@@ -558,8 +579,9 @@ void fg_collapse_warn_unique(fg_collapse_report *report, uint64_t line, const ch
 	;
 
 /* For parsers: adds a finished stack to chunk->stacks. A sum beyond
- * 2^64 - 1 is a warning at line `line` (the count is not added), not an
- * error. Returns 0 or FG_ENOMEM. */
+ * 2^64 - 1 sets chunk->overflowed (the count is not added; the run fails
+ * at its end, the same way for any number of threads). Returns 0 or
+ * FG_ENOMEM. `line` is kept for the parsers' calls. */
 int fg_collapse_add(fg_collapse_chunk *chunk, uint64_t line, const char *stack, size_t length,
 		    fg_count count);
 
@@ -586,18 +608,18 @@ int fg_collapse_text(fg_collapse *c, const char *text, size_t length,
 		     const char *name, fg_error *err);
 
 /* The stacks of everything read so far (the threads' tables merged), or
- * NULL when out of memory. Owned by c; read no more input after this. */
+ * NULL when out of memory or when a stack's counts add up beyond 2^64 - 1
+ * (FG_ERANGE). Owned by c; read no more input after this. */
 fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err);
 
 /*
  * All of a collapser program after its options: reads the inputs (count
  * paths; none is stdin, as is "-"; gzip is detected) into c and writes the
  * folded stacks, sorted, to output (NULL or "-": stdout; else atomically).
- * Returns 0; FG_EEMPTY when no input held a stack (the empty output is
- * written all the same); or FG_EIO (an input could not be read, or the
- * output not written), FG_ENOZLIB, FG_ENOMEM, FG_ERANGE, with err saying
- * what happened; on these nothing is written (an output file keeps its
- * old contents).
+ * Returns 0; or FG_EEMPTY (no input held a stack), FG_EIO (an input could
+ * not be read, or the output not written), FG_ENOZLIB, FG_ENOMEM,
+ * FG_ERANGE, with err saying what happened; on these nothing is written
+ * (an output file keeps its old contents).
  */
 int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, const char *output,
 		    fg_error *err);
@@ -606,7 +628,8 @@ int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, cons
  * The end of fg_collapse_run, for programs that read the inputs themselves
  * (fg_collapse_read): writes the folded stacks of c, sorted, to output
  * (NULL or "-": stdout; else atomically). Returns 0, FG_EEMPTY (no stack:
- * the empty output is written all the same), or FG_EIO / FG_ENOMEM.
+ * nothing is written, an output file keeps its old contents), or FG_EIO /
+ * FG_ENOMEM.
  */
 int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err);
 

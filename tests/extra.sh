@@ -7,7 +7,10 @@
 #      pkg-config file works for a shared and a static link of
 #      examples/libfolded-demo.c, and make uninstall removes it all;
 #   3. every man page passes mandoc -T lint -W warning and renders with man;
-#   4. the programs run clean under valgrind on the examples.
+#   4. the programs run clean under valgrind on the examples;
+#   5. with each allocation failing in turn, the programs say "out of
+#      memory" (exit 2) or give the right output, never a wrong file
+#      (tests/oom.sh).
 # Prints "ok - ", "not ok - " and "skip - " lines, then a summary; exits 1
 # if anything failed. Environment: FG_BUILD (default build), MAKE.
 set -u
@@ -247,6 +250,16 @@ if have valgrind; then
 else
 	skip "valgrind" "valgrind is not installed (apt-get install valgrind)"
 fi
+
+# 5. Allocation failures (issue 13 item 12): every allocation of the
+# render, collapse and diff paths fails in turn (tests/oom.sh).
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) pass "${line#ok - }" ;;
+	"not ok - "*) fail "${line#not ok - }" ;;
+	*) echo "$line" ;;
+	esac
+done < <(FG_BUILD=$build tests/oom.sh 2>&1)
 
 echo
 echo "check-extra: $passed passed, $failed failed, $skipped skipped"

@@ -224,7 +224,7 @@ check_status "unknown option is a usage error (1)" 1 "$BPF" --bogus
 check_status "-j -1 is a usage error (1)" 1 "$BPF" -j -1 rules.txt
 check_status "empty input is no valid input (2)" 2 "$BPF" /dev/null
 check_status "--help (0)" 0 "$BPF" --help
-check "--help shows the synopsis" sh -c "'$BPF' --help | grep -q '^usage: fg-collapse-bpftrace \\[--includeoffset\\]'"
+check "--help shows the synopsis" sh -c "'$BPF' --help | grep -q '^Usage: fg-collapse-bpftrace \\[--includeoffset\\]'"
 check_eq "--version" "fg-collapse-bpftrace $("$BPF" --version | awk '{print $2}')" "$("$BPF" --version)"
 
 # Hostile input: a 100,000-frame stack, binary garbage.

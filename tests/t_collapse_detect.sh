@@ -161,7 +161,7 @@ done
 "$BIN/fg-collapse-stap" "$D/stap.txt" >"$TMP/want" 2>/dev/null
 check_same "-o FILE" "$TMP/want" "$TMP/result.folded"
 check_status "--help (0)" 0 "$AUTO" --help
-check "--help shows the synopsis" sh -c "'$AUTO' --help | grep -q '^usage: fg-collapse \\[-v\\] \\[--format NAME\\]'"
+check "--help shows the synopsis" sh -c "'$AUTO' --help | grep -q '^Usage: fg-collapse \\[-v\\] \\[--format NAME\\]'"
 check_eq "--version" "fg-collapse $("$AUTO" --version | awk '{print $2}')" "$("$AUTO" --version)"
 head -c 100000 /dev/urandom >"$TMP/random.bin"
 "$AUTO" "$TMP/random.bin" >/dev/null 2>&1

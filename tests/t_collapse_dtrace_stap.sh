@@ -152,7 +152,7 @@ check_status "dtrace --help (0)" 0 "$DTRACE" --help
 check "dtrace: I/O errors name the program and file" \
 	grep -q "^fg-collapse-dtrace: .*missing.txt: No such file" "$TMP/missing.err"
 check_eq "stap --version" "fg-collapse-stap $("$STAP" --version | awk '{print $2}')" "$("$STAP" --version)"
-check "dtrace --help shows the synopsis" sh -c "'$DTRACE' --help | grep -q '^usage: fg-collapse-dtrace \\[--includeoffset\\]'"
+check "dtrace --help shows the synopsis" sh -c "'$DTRACE' --help | grep -q '^Usage: fg-collapse-dtrace \\[--includeoffset\\]'"
 
 for _ in $(seq 1 15); do printf '  a\n 1.5\n 1\n'; done | "$DTRACE" >"$TMP/many.out" 2>"$TMP/many.err"
 check_eq "dtrace: only the first 10 warnings are printed" 10 "$(grep -c 'neither a frame' "$TMP/many.err")"
@@ -172,3 +172,24 @@ check "dtrace: random bytes do not crash" test "$status" -lt 3
 "$STAP" "$TMP/random.bin" >"$TMP/random.out" 2>/dev/null
 status=$?
 check "stap: random bytes do not crash" test "$status" -lt 3
+
+# Issue 13 item 8: a sum beyond 2^64 - 1 gives the same output, stderr and
+# exit status for every -j (it was ignored with -j1, fatal with -j2).
+python3 -c '
+import sys
+w = sys.stdout.write
+for i in range(60000):
+    w(" m`a\n 1\n m`b\n 1.5x\n")
+w(" m`a\n 18446744073709551615\n")
+' >"$TMP/overflow.txt"
+for p in fg-collapse-stap fg-collapse-dtrace; do
+	ref=
+	for j in 1 2 3 4; do
+		"$BIN/$p" -j$j "$TMP/overflow.txt" >"$TMP/ov.out" 2>"$TMP/ov.err"
+		echo "status $?" >>"$TMP/ov.err"
+		got=$(cat "$TMP/ov.out" "$TMP/ov.err" | md5sum)
+		[ $j = 1 ] && { ref=$got; cp "$TMP/ov.err" "$TMP/ov1.err"; }
+		check_eq "$p -j$j: overflowing counts: the same output, stderr and status as -j1" "$ref" "$got"
+	done
+	check "$p: overflowing counts exit 2 with a message" grep -q 'status 2' "$TMP/ov1.err"
+done

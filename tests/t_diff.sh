@@ -90,3 +90,55 @@ printf ' 5\na 3\n' >"$TMP/e1"
 printf ' 2\nb 8\n' >"$TMP/e2"
 check_eq "empty stack: in the union, first" "$(printf ' 5 2\na 3 0\nb 0 8')" "$("$D" "$TMP/e1" "$TMP/e2")"
 check_eq "empty stack: -n scales it too" "$(printf ' 6 2\na 3 0\nb 0 8')" "$("$D" -n "$TMP/e1" "$TMP/e2")"
+
+# Issue 13 item 9: -n is exact for any counts (it went through double).
+printf 'a 5\n' >"$TMP/n1"
+printf 'a 18446744073709551615\n' >"$TMP/n2"
+check_eq "-n: 5 scaled to a total of 2^64-1" "a 18446744073709551615 18446744073709551615" "$("$D" -n "$TMP/n1" "$TMP/n2" 2>&1)"
+python3 - "$TMP" <<'PY'
+import random, sys
+from fractions import Fraction
+random.seed(13)
+d = sys.argv[1]
+for case in range(20):
+    n = random.randint(1, 6)
+    limit = random.choice([10, 2**40, 2**62, 2**64 // n - 1])
+    before = {f"s{i}": random.randint(0, limit) for i in range(n)}
+    after = {f"s{i}": random.randint(0, limit) for i in range(n)}
+    if random.random() < 0.5:
+        before["s0"] = Fraction(random.randint(0, 10**6), 10**6) + random.randint(0, 1000)
+    with open(f"{d}/b{case}", "w") as f:
+        for k, v in before.items():
+            f.write(f"{k} {float(v) if False else (v if isinstance(v, int) else format(float(v), '.6f'))}\n")
+    with open(f"{d}/a{case}", "w") as f:
+        for k, v in after.items():
+            f.write(f"{k} {v}\n")
+    # the oracle reads back what was written
+    def read(path):
+        out = {}
+        for line in open(path):
+            k, v = line.split()
+            out[k] = Fraction(v)
+        return out
+    b, a = read(f"{d}/b{case}"), read(f"{d}/a{case}")
+    tb, ta = sum(b.values()), sum(a.values())
+    with open(f"{d}/e{case}", "w") as f:
+        for k in sorted(set(b) | set(a)):
+            v = b.get(k, 0)
+            if tb != 0 and tb != ta:
+                v = (v * ta / tb).__floor__()
+            av = a.get(k, 0)
+            def fmt(x):
+                x = Fraction(x)
+                if x.denominator == 1:
+                    return str(x.numerator)
+                s = f"{x.numerator // x.denominator}.{(x - x.numerator // x.denominator) * 10**18 // 1:018d}".rstrip('0')
+                return s
+            f.write(f"{k} {fmt(v)} {fmt(av)}\n")
+PY
+bad=
+for c in $(seq 0 19); do
+	"$D" -n "$TMP/b$c" "$TMP/a$c" >"$TMP/o$c" 2>&1 || bad="$bad $c(status)"
+	cmp -s "$TMP/e$c" "$TMP/o$c" || bad="$bad $c"
+done
+check_eq "-n: exact against rational arithmetic (20 random profiles up to 2^64-1)" "" "$bad"

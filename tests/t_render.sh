@@ -195,7 +195,7 @@ check "--bgcolors #rrggbb" grep -q 'stop-color="#102030"' "$TMP/bg.svg"
 printf 'main\thref=https://example.com/?a=1&b=2\ttitle=Main <entry>\tclass=c1\tg_extra=onclick="alert(1)"\n' >"$TMP/attrs"
 "$R" --nameattr "$TMP/attrs" "$F/basic.folded" >"$TMP/attrs.svg" 2>"$TMP/attrs.err"
 check "--nameattr href makes the frame a link" grep -q '<a xlink:href="https://example.com/?a=1&amp;b=2" target="_top" class="c1">' "$TMP/attrs.svg"
-check "--nameattr event handlers are refused" sh -c "! grep -q onclick '$TMP/attrs.svg' && grep -q unsafe '$TMP/attrs.err'"
+check "--nameattr event handlers are refused" sh -c "! grep -q onclick '$TMP/attrs.svg' && grep -q 'g_extra dropped: an event handler' '$TMP/attrs.err'"
 ( cd "$TMP" && printf 'main->rgb(1,2,3)\n' >palette.map && "$R" --cp "$F/basic.folded" >cp.svg )
 check "--cp uses palette.map colours" grep -q '<g fill="rgb(1,2,3)">' "$TMP/cp.svg"
 check "--cp adds new names to palette.map, sorted" sh -c "grep -q '^parse->rgb(' '$TMP/palette.map' && sort -c '$TMP/palette.map'"

@@ -75,6 +75,7 @@ struct fg_collapse {
 	unsigned carrier;        /* the state that may hold an open record */
 	unsigned next_carrier;   /* the state that takes the last range */
 	bool merged;
+	bool overflowed;  /* some chunk found a sum beyond 2^64 - 1: fail at the end */
 
 	/* the current input */
 	const char *name;
@@ -163,8 +164,7 @@ int fg_collapse_add(fg_collapse_chunk *chunk, uint64_t line, const char *stack, 
 	int rc = fg_stacks_add(chunk->stacks, stack, length, 0, count);
 	if (rc != FG_ERANGE)
 		return rc;
-	fg_collapse_warn(chunk->report, line,
-			 "the counts of this stack add up beyond 2^64 - 1: count ignored");
+	chunk->overflowed = true; /* fatal at the end, the same for any -j */
 	return 0;
 }
 
@@ -384,10 +384,14 @@ void fg_collapse_free(fg_collapse *c)
 	free(c);
 }
 
+/* Found while parsing or while merging the threads' tables: one message,
+ * so stderr does not depend on the number of threads. */
+#define OVERFLOW_MESSAGE "the counts of one stack add up beyond 2^64 - 1"
+
 static int parse_failure(const fg_collapse *c, int rc, fg_error *err)
 {
 	if (rc == FG_ERANGE)
-		return fg_fail(err, rc, "%s: a stack's count exceeds 2^64 - 1", c->name);
+		return fg_fail(err, rc, OVERFLOW_MESSAGE);
 	return fg_fail(err, rc, "%s: out of memory", c->name);
 }
 
@@ -446,6 +450,8 @@ static int feed(fg_collapse *c, const char *text, size_t length, bool end_of_inp
 	int rc = 0;
 	for (unsigned r = 0; r < ranges; r++) {
 		struct range *range = &c->ranges[r];
+		if (range->chunk.overflowed)
+			c->overflowed = true;
 		if (rc == 0 && range->rc != 0)
 			rc = parse_failure(c, range->rc, err);
 		flush_report(c, &range->report, c->lines);
@@ -519,6 +525,10 @@ fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err)
 {
 	if (c->merged)
 		return c->stacks[0];
+	if (c->overflowed) {
+		fg_fail(err, FG_ERANGE, OVERFLOW_MESSAGE);
+		return NULL;
+	}
 	fg_stacks *into = c->stacks[0];
 	if (c->parser->collect != NULL) {
 		into = fg_stacks_new();
@@ -536,8 +546,7 @@ fg_stacks *fg_collapse_stacks(fg_collapse *c, fg_error *err)
 		if (rc != 0) {
 			if (into != c->stacks[0])
 				fg_stacks_free(into);
-			fg_fail(err, rc, rc == FG_ERANGE ? "a stack's count exceeds 2^64 - 1"
-							 : "out of memory");
+			fg_fail(err, rc, rc == FG_ERANGE ? OVERFLOW_MESSAGE : "out of memory");
 			return NULL;
 		}
 		/* Each table goes as soon as it is merged: the peak stays low. */
@@ -556,6 +565,9 @@ int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err)
 	fg_stacks *stacks = fg_collapse_stacks(c, err);
 	if (stacks == NULL)
 		return err != NULL && err->code != 0 ? err->code : FG_ENOMEM;
+	/* No stack: nothing is written either (a cron job keeps its old file). */
+	if (fg_stacks_size(stacks) == 0)
+		return fg_fail(err, FG_EEMPTY, "no stacks found in the input");
 	fg_output *out = fg_output_open(output, err);
 	if (out == NULL)
 		return err != NULL && err->code != 0 ? err->code : FG_EIO;
@@ -563,10 +575,7 @@ int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err)
 		fg_output_abort(out);
 		return fg_fail(err, FG_ENOMEM, "out of memory");
 	}
-	int rc = fg_output_commit(out, err); /* reports write errors too */
-	if (rc == 0 && fg_stacks_size(stacks) == 0)
-		rc = fg_fail(err, FG_EEMPTY, "no stacks found in the input");
-	return rc;
+	return fg_output_commit(out, err); /* reports write errors too */
 }
 
 int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, const char *output,

@@ -909,6 +909,10 @@ static int end_sample(perf_state *s)
 		if (rc == 0)
 			rc = fg_stacks_add(s->chunk->stacks, (const char *)s->ids,
 					   s->id_count * sizeof(*s->ids), 0, s->period);
+		if (rc == FG_ERANGE) {
+			s->chunk->overflowed = true; /* fatal at the end, for any -j */
+			rc = 0;
+		}
 	}
 	s->id_count = 1; /* [0] is the process element */
 	s->open = s->one_line = s->skip_rest = false;
@@ -959,13 +963,16 @@ static int on_header(perf_state *s, const perf_header *h)
 		return rc;
 	if (h->event != NULL && c->filter != NULL &&
 	    !equals(h->event, h->event_length, c->filter, c->filter_length)) {
-		if (!c->filter_given)
+		if (!c->filter_given) {
+			/* Event names are input: no escape sequences to the terminal. */
+			char event[QUOTE_MAX + 4], first[QUOTE_MAX + 4];
+			quote_line(h->event, h->event_length, event);
+			quote_line(c->filter, c->filter_length, first);
 			fg_collapse_warn_once(s->chunk->report, ONCE_FILTER, s->line,
-					      "skipping samples of event %.*s: only the first "
-					      "event, %.*s, is collapsed (see --event-filter)",
-					      (int)(h->event_length > 200 ? 200 : h->event_length),
-					      h->event, (int)(c->filter_length > 200 ? 200 : c->filter_length),
-					      c->filter);
+					      "skipping samples of event %s: only the first "
+					      "event, %s, is collapsed (see --event-filter)",
+					      event, first);
+		}
 		return 0;
 	}
 	/* The period counts; none, or "0", counts 1 (as the script's "not"). */

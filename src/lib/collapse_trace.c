@@ -143,7 +143,7 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 		fg_collapse_warn(chunk->report, line, "stack longer than %u bytes ignored",
 				 FG_TRACE_STACK_MAX);
 	} else if (fg_count_parse(digits, length, &count) != 0) {
-		fg_collapse_warn(chunk->report, line, "count beyond 2^64 - 1: stack ignored");
+		fg_collapse_warn(chunk->report, line, "count beyond 2^64 - 1 or with more than 18 decimals: stack ignored");
 	} else if ((rc = fg_stack_builder_join(&t->frames, NULL, 0, &stack, &stack_length)) == 0) {
 		rc = fg_collapse_add(chunk, line, stack, stack_length, count);
 	}

@@ -26,9 +26,10 @@ int fg_count_parse(const char *text, size_t length, fg_count *out)
 	if (p < end && *p == '.') {
 		for (p++; p < end && fg_is_digit(*p); p++) {
 			if (scale == 1)
-				return FG_EINVAL; /* more decimals than we can keep exactly */
-			scale /= 10;
-			frac += (uint64_t)(*p - '0') * scale;
+				range = 1; /* more decimals than we can keep exactly */
+			else
+				scale /= 10;
+			frac += (uint64_t)(*p - '0') * (range ? 0 : scale);
 		}
 	}
 	if (p != end)

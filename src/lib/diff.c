@@ -6,14 +6,13 @@
  * the stack table. Counts stay exact; -n scales with 128-bit arithmetic.
  */
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "text.h"
 
 /* "0x1f3a" -> "0x..." for every 0x followed by hex digits. */
-static void strip_hex(fg_buffer *out, const char *stack, size_t length)
+static int strip_hex(fg_buffer *out, const char *stack, size_t length)
 {
 	out->length = 0;
 	size_t run = 0;
@@ -23,12 +22,13 @@ static void strip_hex(fg_buffer *out, const char *stack, size_t length)
 		size_t end = i + 2;
 		while (end < length && isxdigit((unsigned char)stack[end]))
 			end++;
-		fg_buffer_append(out, stack + run, i + 2 - run);
-		fg_buffer_append(out, "...", 3);
+		if (fg_buffer_append(out, stack + run, i + 2 - run) != 0 ||
+		    fg_buffer_append(out, "...", 3) != 0)
+			return FG_ENOMEM;
 		run = end;
 		i = end - 1;
 	}
-	fg_buffer_append(out, stack + run, length - run);
+	return fg_buffer_append(out, stack + run, length - run);
 }
 
 int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_options *options,
@@ -62,7 +62,10 @@ int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_opti
 			stack_length = end - 1; /* the parser checked one whitespace is there */
 		}
 		if (options->strip_hex) {
-			strip_hex(&stripped, stack, stack_length);
+			if (strip_hex(&stripped, stack, stack_length) != 0) {
+				rc = fg_fail(err, FG_ENOMEM, "out of memory");
+				break;
+			}
 			stack = stripped.data ? stripped.data : "";
 			stack_length = stripped.length;
 		}
@@ -91,6 +94,35 @@ typedef unsigned __int128 u128;
 
 static u128 to_units(fg_count c) { return (u128)c.whole * FG_COUNT_FRAC_ONE + c.frac; }
 
+/*
+ * floor(a * b / c) for a <= c, exactly: the product takes up to 256 bits
+ * (counts are 128-bit units), so it is formed as two halves and divided
+ * bit by bit. The quotient is at most b.
+ */
+static u128 scale_exact(u128 a, u128 b, u128 c)
+{
+	u128 product;
+	if (!__builtin_mul_overflow(a, b, &product))
+		return product / c;
+	const u128 low64 = ((u128)1 << 64) - 1;
+	u128 a0 = a & low64, a1 = a >> 64, b0 = b & low64, b1 = b >> 64;
+	u128 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	u128 middle = (p00 >> 64) + (p01 & low64) + (p10 & low64);
+	u128 low = (p00 & low64) | (middle << 64);
+	u128 high = p11 + (p01 >> 64) + (p10 >> 64) + (middle >> 64);
+	u128 quotient = 0, remainder = 0;
+	for (int bit = 255; bit >= 0; bit--) {
+		bool carry = remainder >> 127;
+		remainder = remainder << 1 | ((bit >= 128 ? high >> (bit - 128) : low >> bit) & 1);
+		quotient <<= 1;
+		if (carry || remainder >= c) {
+			remainder -= c;
+			quotient |= 1;
+		}
+	}
+	return quotient;
+}
+
 int fg_diff_normalize(fg_stacks *stacks, const fg_diff_options *options, fg_error *err)
 {
 	if (!options->normalize)
@@ -109,18 +141,7 @@ int fg_diff_normalize(fg_stacks *stacks, const fg_diff_options *options, fg_erro
 	u128 from = to_units(totals[0]), to = to_units(totals[1]);
 	for (size_t i = 0; i < fg_stacks_size(stacks); i++) {
 		fg_count *c = &((fg_stack_entry *)entries[i])->count[0];
-		u128 units = to_units(*c), product;
-		uint64_t whole;
-		if (!__builtin_mul_overflow(units, to, &product)) {
-			whole = (uint64_t)(product / from / FG_COUNT_FRAC_ONE);
-		} else {
-			/* Beyond 128 bits: c <= total0, so the result is <= total1 and
-			 * long double's 64-bit mantissa truncates it correctly enough. */
-			long double v = (long double)fg_count_to_double(*c) *
-					(long double)fg_count_to_double(totals[1]) /
-					(long double)fg_count_to_double(totals[0]);
-			whole = (uint64_t)floorl(v);
-		}
+		uint64_t whole = (uint64_t)(scale_exact(to_units(*c), to, from) / FG_COUNT_FRAC_ONE);
 		c->whole = whole;
 		c->frac = 0;
 	}

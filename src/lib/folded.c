@@ -59,6 +59,6 @@ int fg_folded_parse(const char *line, size_t length, fg_folded_line *out)
 
 const char *fg_folded_problem(int code)
 {
-	return code == FG_ERANGE ? "count does not fit in 64 bits; line ignored"
+	return code == FG_ERANGE ? "count beyond 2^64 - 1 or with more than 18 decimals; line ignored"
 				 : "no valid count at the end of the line; line ignored";
 }

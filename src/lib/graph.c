@@ -69,7 +69,8 @@ void fg_graph_free(fg_graph *g)
 		fg_buffer_free(&g->sinks[i].reversed);
 	}
 	free(g->sinks);
-	free(g->invalid_file);
+	for (size_t i = 0; i < FG_REPORT_INVALID_LINES; i++)
+		free(g->invalid_files[i]);
 	free(g);
 }
 
@@ -196,8 +197,8 @@ static void note_invalid(fg_graph *g, const char *file, uint64_t line_number, in
 {
 	if (g->invalid_lines < FG_REPORT_INVALID_LINES) {
 		g->first_invalid[g->invalid_lines] = line_number;
-		if (g->invalid_lines == 0 && file != NULL)
-			g->invalid_file = strdup(file);
+		if (file != NULL)
+			g->invalid_files[g->invalid_lines] = strdup(file); /* NULL: "input" */
 		fg_warn(warner, file, line_number, fg_folded_problem(code));
 	}
 	g->invalid_lines++;

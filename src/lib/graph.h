@@ -32,7 +32,7 @@ struct fg_graph {
 	size_t sink_count;
 	uint64_t invalid_lines;
 	uint64_t first_invalid[FG_REPORT_INVALID_LINES]; /* their line numbers */
-	char *invalid_file;        /* the file of the first invalid line (a copy) */
+	char *invalid_files[FG_REPORT_INVALID_LINES]; /* and their files (copies) */
 	bool written;
 };
 

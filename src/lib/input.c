@@ -165,6 +165,16 @@ static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
 		}
 		if (in->z.avail_in == 0 && in->raw_eof)
 			break;
+		/* Zero bytes after a member are padding (tape blocks), which
+		 * gzip -d accepts too; anything else must be another member. */
+		if (!in->inside_member) {
+			while (in->z.avail_in > 0 && *in->z.next_in == 0) {
+				in->z.next_in++;
+				in->z.avail_in--;
+			}
+			if (in->z.avail_in == 0)
+				continue;
+		}
 		int rc = inflate(&in->z, Z_NO_FLUSH);
 		in->inside_member = rc != Z_STREAM_END;
 		if (rc == Z_STREAM_END) {
@@ -193,9 +203,14 @@ static int fill(fg_input *in, fg_error *err)
 	ssize_t n;
 	if (!in->sniffed) {
 		in->sniffed = true;
-		n = read_some(in->fd, into, room);
-		if (n < 0)
-			return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
+		/* A pipe may deliver one byte first: read until the two bytes
+		 * of the gzip magic are there, or the input ends. */
+		n = 0;
+		for (ssize_t got = 1; n < 2 && got > 0; n += got) {
+			got = read_some(in->fd, into + n, room - (size_t)n);
+			if (got < 0)
+				return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
+		}
 		if (n >= 2 && into[0] == 0x1f && into[1] == 0x8b) {
 #ifdef FG_HAVE_ZLIB
 			int rc = start_gzip(in, (size_t)n, err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <ctype.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "names.h"
 
@@ -89,6 +90,8 @@ static int each_line(const char *path, bool missing_ok, fg_error *err,
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
 		rc = handle(context, line, (size_t)n, number);
+		if (rc != 0)
+			rc = fg_fail(err, rc, "%s: out of memory", path); /* handlers fail only so */
 	}
 	if (rc == 0 && ferror(f))
 		rc = fg_fail(err, FG_EIO, "%s: %s", path, strerror(errno));
@@ -144,24 +147,65 @@ static void warn_at(attribute_reader *r, uint64_t number, const char *message)
 	fg_warn(r->warner, r->path, number, message);
 }
 
-static void attribute(fg_buffer *b, const char *key, const char *value, size_t length)
+static int attribute(fg_buffer *b, const char *key, const char *value, size_t length)
 {
-	fg_buffer_append_str(b, " ");
-	fg_buffer_append_str(b, key);
-	fg_buffer_append_str(b, "=\"");
+	int failed = fg_buffer_append_str(b, " ");
+	failed |= fg_buffer_append_str(b, key);
+	failed |= fg_buffer_append_str(b, "=\"");
 	fg_buffer clean = {0, 0, 0};
-	fg_text_clean(&clean, value, length);
-	fg_text_escape(b, clean.data ? clean.data : "", clean.length);
+	failed |= fg_text_clean(&clean, value, length);
+	failed |= fg_text_escape(b, clean.data ? clean.data : "", clean.length);
 	fg_buffer_free(&clean);
-	fg_buffer_append_str(b, "\"");
+	failed |= fg_buffer_append_str(b, "\"");
+	return failed ? FG_ENOMEM : 0;
 }
 
 /*
  * g_extra / a_extra are raw attribute text in the original. Accept only a
- * list of name="value" pairs with plain names and no event handlers, so a
- * nameattr file cannot inject markup or script.
+ * list of name="value" pairs that cannot run script, restyle the page or
+ * break the XML: names are plain XML names, unprefixed or with the one
+ * prefix the SVG declares (xlink:); no href (links come from href= and are
+ * checked), style, on* handlers, xml* or xmlns* names; no name twice on
+ * the tag; values hold no markup (< &), no control bytes and valid UTF-8.
+ * Returns NULL when the text is safe, else why it is not.
  */
-static bool safe_extra(const char *text, size_t length)
+#define NAMES_PER_TAG 32
+
+typedef struct tag_names {
+	const char *name[NAMES_PER_TAG];
+	size_t length[NAMES_PER_TAG];
+	size_t count;
+} tag_names;
+
+static bool name_is(const char *name, size_t length, const char *word)
+{
+	return strlen(word) == length && strncasecmp(name, word, length) == 0;
+}
+
+static bool name_starts(const char *name, size_t length, const char *prefix)
+{
+	return length >= strlen(prefix) && strncasecmp(name, prefix, strlen(prefix)) == 0;
+}
+
+/* Adds name to the tag's names; false if it is there already. */
+static bool add_name(tag_names *names, const char *name, size_t length)
+{
+	for (size_t i = 0; i < names->count; i++)
+		if (names->length[i] == length && memcmp(names->name[i], name, length) == 0)
+			return false;
+	if (names->count == NAMES_PER_TAG)
+		return false;
+	names->name[names->count] = name;
+	names->length[names->count++] = length;
+	return true;
+}
+
+static bool name_character(unsigned char c, bool first)
+{
+	return isalpha(c) || c == '_' || (!first && (isdigit(c) || c == '-' || c == '.'));
+}
+
+static const char *unsafe_extra(const char *text, size_t length, tag_names *names)
 {
 	size_t i = 0;
 	while (i < length) {
@@ -170,25 +214,73 @@ static bool safe_extra(const char *text, size_t length)
 		if (i == length)
 			break;
 		size_t name = i;
-		while (i < length && (isalnum((unsigned char)text[i]) || text[i] == '-' ||
-				      text[i] == '_' || text[i] == ':'))
-			i++;
-		if (i == name || i + 1 >= length || text[i] != '=' || text[i + 1] != '"')
-			return false;
-		if ((text[name] == 'o' || text[name] == 'O') &&
-		    (text[name + 1] == 'n' || text[name + 1] == 'N'))
-			return false;
+		size_t colon = 0;
+		for (bool first = true; i < length; i++, first = false) {
+			unsigned char c = (unsigned char)text[i];
+			if (c == ':' && colon == 0 && !first) {
+				colon = i;
+				first = true;
+				continue;
+			}
+			if (!name_character(c, first))
+				break;
+		}
+		size_t name_length = i - name;
+		if (name_length == 0 || i + 1 >= length || text[i] != '=' || text[i + 1] != '"' ||
+		    (colon != 0 && colon + 1 == i))
+			return "not a list of name=\"value\" pairs";
+		const char *n = text + name;
+		const char *local = colon ? text + colon + 1 : n;
+		size_t local_length = colon ? i - colon - 1 : name_length;
+		if (colon != 0 && !name_is(n, colon - name, "xlink"))
+			return "an attribute with an undeclared prefix";
+		if (name_is(local, local_length, "href"))
+			return "href (use the href= key)";
+		if (name_is(n, name_length, "style"))
+			return "a style attribute";
+		if (name_starts(n, name_length, "on"))
+			return "an event handler";
+		if (name_starts(n, name_length, "xml"))
+			return "an xml or xmlns attribute";
+		if (!add_name(names, n, name_length))
+			return "an attribute the tag already has";
 		i += 2;
+		size_t value = i;
 		while (i < length && text[i] != '"') {
-			if (text[i] == '<' || text[i] == '&')
-				return false;
+			unsigned char c = (unsigned char)text[i];
+			if (c == '<' || c == '&')
+				return "markup in a value";
+			if (c < 0x20 || c == 0x7f)
+				return "a control byte in a value";
 			i++;
 		}
 		if (i == length)
-			return false;
+			return "an unterminated value";
+		if (!fg_text_is_clean(text + value, i - value))
+			return "invalid UTF-8 in a value";
 		i++;
 	}
-	return true;
+	return NULL;
+}
+
+/*
+ * Only links a browser opens as pages: http:, https: and relative ones
+ * (no scheme). No bytes a browser would strip before reading the scheme
+ * ("java\tscript:"), so what is checked is what the browser sees.
+ */
+static bool safe_link(const char *href, size_t length)
+{
+	if (length == 0 || !fg_text_is_clean(href, length))
+		return false;
+	for (size_t i = 0; i < length; i++) {
+		unsigned char c = (unsigned char)href[i];
+		if (c <= 0x20 || c == 0x7f || c == '\\')
+			return false;
+	}
+	size_t end = strcspn(href, ":/?#");
+	if (end >= length || href[end] != ':')
+		return true; /* relative */
+	return name_is(href, end, "http") || name_is(href, end, "https");
 }
 
 static int attribute_line(void *context, char *line, size_t length, uint64_t number)
@@ -201,9 +293,13 @@ static int attribute_line(void *context, char *line, size_t length, uint64_t num
 	}
 	const char *href = NULL, *target = "_top";
 	size_t href_length = 0, target_length = 4;
+	const char *extra[2] = {NULL, NULL}; /* g_extra, a_extra */
+	size_t extra_length[2] = {0, 0};
 	r->tag.length = r->extra_g.length = r->extra_a.length = r->title.length = 0;
 	fg_buffer g_attributes = {0, 0, 0};
-	for (char *field = tab + 1; field < line + length;) {
+	tag_names names = {.count = 0};
+	int rc = 0;
+	for (char *field = tab + 1; field < line + length && rc == 0;) {
 		char *end = memchr(field, '\t', (size_t)(line + length - field));
 		if (end == NULL)
 			end = line + length;
@@ -214,7 +310,8 @@ static int attribute_line(void *context, char *line, size_t length, uint64_t num
 			size_t value_length = (size_t)(end - value);
 #define KEY(k) (key_length == strlen(k) && memcmp(field, k, key_length) == 0)
 			if (KEY("title")) {
-				fg_text_clean(&r->title, value, value_length);
+				r->title.length = 0;
+				rc = fg_text_clean(&r->title, value, value_length);
 			} else if (KEY("href")) {
 				href = value;
 				href_length = value_length;
@@ -225,15 +322,14 @@ static int attribute_line(void *context, char *line, size_t length, uint64_t num
 				char key[8];
 				memcpy(key, field, key_length);
 				key[key_length] = '\0';
-				attribute(&g_attributes, key, value, value_length);
+				if (add_name(&names, KEY("id") ? "id" : "class", key_length))
+					rc = attribute(&g_attributes, key, value, value_length);
+				else
+					warn_at(r, number, "the attribute is given twice; the second ignored");
 			} else if (KEY("g_extra") || KEY("a_extra")) {
-				fg_buffer *into = KEY("g_extra") ? &r->extra_g : &r->extra_a;
-				if (safe_extra(value, value_length)) {
-					fg_buffer_append_str(into, " ");
-					fg_buffer_append(into, value, value_length);
-				} else {
-					warn_at(r, number, "unsafe or malformed extra attributes dropped");
-				}
+				int which = KEY("g_extra") ? 0 : 1;
+				extra[which] = value;
+				extra_length[which] = value_length;
 			} else {
 				warn_at(r, number, "unknown attribute key ignored");
 			}
@@ -241,22 +337,52 @@ static int attribute_line(void *context, char *line, size_t length, uint64_t num
 		}
 		field = end + 1;
 	}
+	if (href != NULL && !safe_link(href, href_length)) {
+		warn_at(r, number, "href is not an http:, https: or relative link; the link is dropped");
+		href = NULL;
+	}
+	if (href != NULL) {
+		add_name(&names, "xlink:href", 10);
+		add_name(&names, "target", 6);
+	}
+	/* Both extras end up on one tag (the <a> when there is a link). */
+	for (int which = 0; which < 2 && rc == 0; which++) {
+		if (extra[which] == NULL)
+			continue;
+		tag_names before = names;
+		const char *why = unsafe_extra(extra[which], extra_length[which], &names);
+		if (why != NULL) {
+			char message[160];
+			snprintf(message, sizeof(message), "%s dropped: %s", which ? "a_extra" : "g_extra",
+				 why);
+			warn_at(r, number, message);
+			names = before;
+			continue;
+		}
+		fg_buffer *into = which ? &r->extra_a : &r->extra_g;
+		if (fg_buffer_append_str(into, " ") != 0 ||
+		    fg_buffer_append(into, extra[which], extra_length[which]) != 0)
+			rc = FG_ENOMEM;
+	}
 	/* Attribute order as the original: href, target, a_extra, id, class, g_extra. */
 	fg_buffer *tag = &r->tag;
+	int failed = rc;
 	if (href != NULL) {
-		fg_buffer_append_str(tag, "a\t<a");
-		attribute(tag, "xlink:href", href, href_length);
-		attribute(tag, "target", target, target_length);
-		fg_buffer_append(tag, r->extra_a.data, r->extra_a.length);
+		failed |= fg_buffer_append_str(tag, "a\t<a");
+		failed |= attribute(tag, "xlink:href", href, href_length);
+		failed |= attribute(tag, "target", target, target_length);
+		failed |= fg_buffer_append(tag, r->extra_a.data, r->extra_a.length);
 	} else {
-		fg_buffer_append_str(tag, "g\t<g");
+		failed |= fg_buffer_append_str(tag, "g\t<g");
 	}
-	fg_buffer_append(tag, g_attributes.data, g_attributes.length);
-	fg_buffer_append(tag, r->extra_g.data, r->extra_g.length);
-	fg_buffer_append_str(tag, ">\t");
-	fg_text_escape(tag, r->title.data ? r->title.data : "", r->title.length);
-	fg_buffer_append(tag, "", 1);
+	failed |= fg_buffer_append(tag, g_attributes.data, g_attributes.length);
+	failed |= fg_buffer_append(tag, r->extra_g.data, r->extra_g.length);
+	failed |= fg_buffer_append_str(tag, ">\t");
+	failed |= fg_text_escape(tag, r->title.data ? r->title.data : "", r->title.length);
+	failed |= fg_buffer_append(tag, "", 1);
 	fg_buffer_free(&g_attributes);
+	if (failed != 0)
+		return FG_ENOMEM;
 	return fg_name_table_put(r->table, line, (size_t)(tab - line), tag->data);
 }
 

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +33,83 @@ struct fg_output {
 	size_t memory_length, memory_capacity;
 };
 
+static void forget_temporary(const char *name);
+
+static void release(fg_output *out)
+{
+	if (out->temporary != NULL)
+		forget_temporary(out->temporary);
+	free(out->memory);
+	free(out->path);
+	free(out->temporary);
+	free(out->buffer);
+	free(out);
+}
+
 static const char *display_name(const fg_output *out)
 {
 	return out->path ? out->path : "<stdout>";
+}
+
+/*
+ * The temporary files being written, for fg_output_remove_temporaries (a
+ * signal handler's cleanup). The one piece of process-wide state in the
+ * library: a signal cannot be handed a context. Slots are claimed and
+ * released atomically, so outputs may be opened from several threads.
+ */
+#define LIVE_MAX 16
+static char *_Atomic live[LIVE_MAX];
+
+static void remember_temporary(char *name)
+{
+	for (size_t i = 0; i < LIVE_MAX; i++) {
+		char *expected = NULL;
+		if (atomic_compare_exchange_strong(&live[i], &expected, name))
+			return;
+	}
+}
+
+static void forget_temporary(const char *name)
+{
+	for (size_t i = 0; i < LIVE_MAX; i++) {
+		char *expected = (char *)name;
+		if (atomic_compare_exchange_strong(&live[i], &expected, NULL))
+			return;
+	}
+}
+
+void fg_output_remove_temporaries(void)
+{
+	for (size_t i = 0; i < LIVE_MAX; i++) {
+		char *name = atomic_exchange(&live[i], NULL);
+		if (name != NULL)
+			unlink(name);
+	}
+}
+
+/*
+ * The file to replace: path itself, or for a symbolic link the file it
+ * points to (the link stays a link). *through is set when the target
+ * exists and is not a regular file (a FIFO, /dev/null, a terminal): such a
+ * file is written to directly, as a shell redirection would.
+ */
+static char *resolve_target(const char *path, bool *through, fg_error *err)
+{
+	struct stat st;
+	*through = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	char *target = NULL;
+	if (!*through && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (target = realpath(path, NULL)) == NULL && errno != ENOENT) {
+		fg_fail(err, errno == ENOMEM ? FG_ENOMEM : FG_EIO, "%s: %s", path,
+			errno == ENOMEM ? "out of memory" : strerror(errno));
+		return NULL;
+	}
+	/* A dangling link: create the file it names, through the link. */
+	if (target == NULL)
+		target = strdup(path);
+	if (target == NULL)
+		fg_fail(err, FG_ENOMEM, "%s: out of memory", path);
+	return target;
 }
 
 fg_output *fg_output_open(const char *path, fg_error *err)
@@ -52,34 +128,60 @@ fg_output *fg_output_open(const char *path, fg_error *err)
 		out->fd = STDOUT_FILENO;
 		return out;
 	}
-	size_t length = strlen(path);
-	out->path = strdup(path);
-	out->temporary = malloc(length + 16);
-	if (out->path == NULL || out->temporary == NULL) {
-		fg_fail(err, FG_ENOMEM, "out of memory");
-		fg_output_abort(out);
+	if (path[0] == '\0') {
+		fg_fail(err, FG_EIO, "cannot write to an empty file name");
+		release(out);
 		return NULL;
 	}
-	/* dir/.name.XXXXXX: same directory, so rename(2) is atomic. */
-	const char *slash = strrchr(path, '/');
-	size_t dir_length = slash ? (size_t)(slash - path) + 1 : 0;
-	memcpy(out->temporary, path, dir_length);
-	snprintf(out->temporary + dir_length, length + 16 - dir_length, ".%s.XXXXXX",
-		 path + dir_length);
+	bool through;
+	out->fd = -1;
+	out->path = resolve_target(path, &through, err);
+	if (out->path == NULL) {
+		release(out);
+		return NULL;
+	}
+	if (through) {
+		out->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (out->fd < 0) {
+			fg_fail(err, FG_EIO, "%s: %s", path, strerror(errno));
+			release(out);
+			return NULL;
+		}
+		return out;
+	}
+	/* dir/.name.XXXXXX: same directory, so rename(2) is atomic; a long
+	 * name is shortened so the temporary name fits NAME_MAX. */
+	const char *target = out->path;
+	size_t length = strlen(target);
+	const char *slash = strrchr(target, '/');
+	size_t dir_length = slash ? (size_t)(slash - target) + 1 : 0;
+	size_t base_length = length - dir_length;
+	if (base_length > NAME_MAX - 8)
+		base_length = NAME_MAX - 8;
+	out->temporary = malloc(dir_length + base_length + 9);
+	if (out->temporary == NULL) {
+		fg_fail(err, FG_ENOMEM, "%s: out of memory", path);
+		release(out);
+		return NULL;
+	}
+	memcpy(out->temporary, target, dir_length);
+	snprintf(out->temporary + dir_length, base_length + 9, ".%.*s.XXXXXX", (int)base_length,
+		 target + dir_length);
 	out->fd = mkostemp(out->temporary, O_CLOEXEC);
 	if (out->fd < 0) {
 		fg_fail(err, FG_EIO, "%s: cannot create a temporary file: %s", path,
 			strerror(errno));
 		free(out->temporary);
 		out->temporary = NULL;
-		fg_output_abort(out);
+		release(out);
 		return NULL;
 	}
+	remember_temporary(out->temporary);
 	/* mkstemp makes the file private; give it the mode a plain create (or
 	 * the file being replaced) would have, so a web server can read it. */
 	struct stat st;
 	mode_t mode;
-	if (stat(path, &st) == 0) {
+	if (stat(target, &st) == 0) {
 		mode = st.st_mode & 07777;
 	} else {
 		mode_t mask = umask(0);
@@ -176,8 +278,11 @@ int fg_output_printf(fg_output *out, const char *format, ...)
 	if ((size_t)n < sizeof(small))
 		return fg_output_write(out, small, (size_t)n);
 	char *big = malloc((size_t)n + 1);
-	if (big == NULL)
+	if (big == NULL) {
+		if (out->error == 0)
+			out->error = ENOMEM; /* commit fails: no file with a line missing */
 		return FG_ENOMEM;
+	}
 	va_start(args, format);
 	vsnprintf(big, (size_t)n + 1, format, args);
 	va_end(args);
@@ -186,13 +291,14 @@ int fg_output_printf(fg_output *out, const char *format, ...)
 	return rc;
 }
 
-static void release(fg_output *out)
+int fg_output_check(const fg_output *out, fg_error *err)
 {
-	free(out->memory);
-	free(out->path);
-	free(out->temporary);
-	free(out->buffer);
-	free(out);
+	if (out->error == 0)
+		return 0;
+	if (out->error == ENOMEM)
+		return fg_fail(err, FG_ENOMEM, "out of memory");
+	return fg_fail(err, FG_EIO, "%s: write failed: %s", display_name(out),
+		       strerror(out->error));
 }
 
 int fg_output_commit(fg_output *out, fg_error *err)
@@ -205,9 +311,9 @@ int fg_output_commit(fg_output *out, fg_error *err)
 		return rc;
 	}
 	if (out->temporary == NULL) {
-		if (out->error)
-			rc = fg_fail(err, FG_EIO, "%s: write failed: %s", display_name(out),
-				     strerror(out->error));
+		if (out->fd > STDOUT_FILENO && close(out->fd) != 0 && out->error == 0)
+			out->error = errno;
+		rc = fg_output_check(out, err);
 		release(out);
 		return rc;
 	}
@@ -219,9 +325,9 @@ int fg_output_commit(fg_output *out, fg_error *err)
 	if (out->error == 0 && rename(out->temporary, out->path) != 0)
 		out->error = errno;
 	if (out->error) {
-		rc = fg_fail(err, FG_EIO, "%s: write failed: %s", out->path,
-			     strerror(out->error));
+		forget_temporary(out->temporary);
 		unlink(out->temporary);
+		rc = fg_output_check(out, err);
 	}
 	release(out);
 	return rc;
@@ -232,9 +338,10 @@ void fg_output_abort(fg_output *out)
 	if (out == NULL)
 		return;
 	if (out->temporary != NULL && !out->in_memory) {
-		if (out->fd >= 0)
-			close(out->fd);
+		forget_temporary(out->temporary);
 		unlink(out->temporary);
 	}
+	if (!out->in_memory && out->fd > STDOUT_FILENO)
+		close(out->fd);
 	release(out);
 }

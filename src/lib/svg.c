@@ -62,6 +62,7 @@ typedef struct writer {
 	fg_buffer dtd;         /* the entity declarations of the dictionary */
 	char **palette_values; /* palette-map colours by index (borrowed) */
 	size_t palette_values_count, palette_values_capacity;
+	bool nomem;           /* an append failed: the SVG is incomplete */
 } writer;
 
 /* ------------------------------------------------------------ formatting */
@@ -129,8 +130,11 @@ static uint64_t displayed_count(fg_count c, double factor)
 	return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
 }
 
-static void put(writer *w, const char *s) { fg_buffer_append_str(&w->line, s); }
-static void put_bytes(writer *w, const char *s, size_t n) { fg_buffer_append(&w->line, s, n); }
+/* Appends that fail (out of memory) make the writer fail at the next
+ * flush, rather than write a graph with a hole in it. */
+#define CHECKED(w, call) do { if ((call) != 0) (w)->nomem = true; } while (0)
+static void put(writer *w, const char *s) { CHECKED(w, fg_buffer_append_str(&w->line, s)); }
+static void put_bytes(writer *w, const char *s, size_t n) { CHECKED(w, fg_buffer_append(&w->line, s, n)); }
 
 static void put_tenths(writer *w, double v)
 {
@@ -142,18 +146,20 @@ static void put_tenths(writer *w, double v)
 static void put_text(writer *w, const char *bytes, size_t length)
 {
 	if (fg_text_is_clean(bytes, length)) {
-		fg_text_escape(&w->line, bytes, length);
+		CHECKED(w, fg_text_escape(&w->line, bytes, length));
 		return;
 	}
 	w->clean.length = 0;
-	fg_text_clean(&w->clean, bytes, length);
-	fg_text_escape(&w->line, w->clean.data, w->clean.length);
+	CHECKED(w, fg_text_clean(&w->clean, bytes, length));
+	CHECKED(w, fg_text_escape(&w->line, w->clean.data, w->clean.length));
 }
 
 static void put_str_text(writer *w, const char *s) { put_text(w, s, strlen(s)); }
 
 static int flush_line(writer *w)
 {
+	if (w->nomem)
+		return FG_ENOMEM;
 	int rc = fg_output_write(w->out, w->line.data, w->line.length);
 	w->line.length = 0;
 	return rc;
@@ -428,19 +434,20 @@ static int compare_uses(const void *a, const void *b)
 
 /* Appends a name to an entity value: escaped, with % as a character
  * reference (a raw % would start a parameter entity). */
-static void put_entity_text(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
+static int put_entity_text(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
 {
 	scratch->length = 0;
-	fg_text_clean(scratch, bytes, length);
+	int failed = fg_text_clean(scratch, bytes, length);
 	size_t run = 0;
 	for (size_t i = 0; i < scratch->length; i++) {
 		if (scratch->data[i] != '%')
 			continue;
-		fg_text_escape(out, scratch->data + run, i - run);
-		fg_buffer_append_str(out, "&#37;");
+		failed |= fg_text_escape(out, scratch->data + run, i - run);
+		failed |= fg_buffer_append_str(out, "&#37;");
 		run = i + 1;
 	}
-	fg_text_escape(out, scratch->data + run, scratch->length - run);
+	failed |= fg_text_escape(out, scratch->data + run, scratch->length - run);
+	return failed ? FG_ENOMEM : 0;
 }
 
 static int build_dictionary(writer *w, const frame *frames, size_t count)
@@ -474,7 +481,7 @@ static int build_dictionary(writer *w, const frame *frames, size_t count)
 		while (reserved_entity(id))
 			id_length = entity_name(++next, id);
 		value.length = 0;
-		put_entity_text(&value, &w->clean, e->stack, e->stack_length);
+		CHECKED(w, put_entity_text(&value, &w->clean, e->stack, e->stack_length));
 		/* Written out: uses * value; as an entity: the declaration
 		 * <!ENTITY id "value">\n plus uses * &id; */
 		size_t declaration = 13 + id_length + value.length;
@@ -482,11 +489,11 @@ static int build_dictionary(writer *w, const frame *frames, size_t count)
 			continue;
 		next++;
 		e->count[1] = fg_count_of(next); /* entity number + 1 */
-		fg_buffer_append_str(&w->dtd, "<!ENTITY ");
-		fg_buffer_append_str(&w->dtd, id);
-		fg_buffer_append_str(&w->dtd, " \"");
-		fg_buffer_append(&w->dtd, value.data, value.length);
-		fg_buffer_append_str(&w->dtd, "\">\n");
+		CHECKED(w, fg_buffer_append_str(&w->dtd, "<!ENTITY "));
+		CHECKED(w, fg_buffer_append_str(&w->dtd, id));
+		CHECKED(w, fg_buffer_append_str(&w->dtd, " \""));
+		CHECKED(w, fg_buffer_append(&w->dtd, value.data, value.length));
+		CHECKED(w, fg_buffer_append_str(&w->dtd, "\">\n"));
 	}
 	fg_buffer_free(&value);
 	free(sorted);
@@ -542,10 +549,10 @@ static void put_frame(writer *w, const frame *f)
 	bool opened = false;
 	if (w->attributes != NULL && f->node != 0) {
 		const char *rendered = fg_name_table_get(w->attributes, name, length);
-		if (rendered != NULL) {
-			/* "TAG\tOPEN\tTITLE" (names.h) */
-			const char *open = strchr(rendered, '\t') + 1;
-			const char *title = strchr(open, '\t');
+		/* "TAG\tOPEN\tTITLE" (names.h) */
+		const char *open = rendered ? strchr(rendered, '\t') : NULL;
+		const char *title = open ? strchr(++open, '\t') : NULL;
+		if (title != NULL) {
 			tag = rendered[0] == 'a' ? "a" : "g";
 			put_bytes(w, open, (size_t)(title - open));
 			opened = true;
@@ -621,7 +628,7 @@ static void put_frame(writer *w, const frame *f)
 		size_t label_length = shown;
 		if (!fg_text_is_clean(name, shown)) {
 			w->clean.length = 0;
-			fg_text_clean(&w->clean, name, shown);
+			CHECKED(w, fg_text_clean(&w->clean, name, shown));
 			label = w->clean.data;
 			label_length = w->clean.length;
 		}
@@ -633,10 +640,10 @@ static void put_frame(writer *w, const frame *f)
 		put(w, "\">");
 		if (total_chars <= chars) {
 			if (!put_entity(w, name, shown))
-				fg_text_escape(&w->line, label, label_length);
+				CHECKED(w, fg_text_escape(&w->line, label, label_length));
 		} else {
 			size_t keep = fg_text_prefix_bytes(label, label_length, chars - 2);
-			fg_text_escape(&w->line, label, keep);
+			CHECKED(w, fg_text_escape(&w->line, label, keep));
 			put(w, "..");
 		}
 		put(w, "</text>");
@@ -648,14 +655,17 @@ static void put_frame(writer *w, const frame *f)
 
 /* ---------------------------------------------------------------- header */
 
-/* Only characters that cannot end a CSS declaration or a comment. */
+/* Only characters that cannot end a CSS declaration, a comment or open a
+ * string (no quotes: an unclosed one would swallow the rest of the style
+ * sheet), on the cleaned text so that UTF-8 names stay whole. */
 static void put_css_value(writer *w, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' ||
-		    c == '\'' || c >= 0x80)
-			put_text(w, s, 1);
+	w->clean.length = 0;
+	CHECKED(w, fg_text_clean(&w->clean, s, strlen(s)));
+	for (size_t i = 0; i < w->clean.length; i++) {
+		unsigned char c = (unsigned char)w->clean.data[i];
+		if (isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' || c >= 0x80)
+			put_bytes(w, w->clean.data + i, 1);
 	}
 }
 
@@ -674,15 +684,7 @@ static void put_number(writer *w, double v)
 /* The text of a DTD entity value: & < > " % must not appear raw. */
 static void put_entity_value(writer *w, const char *s)
 {
-	w->clean.length = 0;
-	fg_text_clean(&w->clean, s, strlen(s));
-	for (size_t i = 0; i < w->clean.length; i++) {
-		char c = w->clean.data[i];
-		if (c == '%')
-			put(w, "&#37;");
-		else
-			put_text(w, &c, 1);
-	}
+	CHECKED(w, put_entity_text(&w->line, &w->clean, s, strlen(s)));
 }
 
 static void put_header(writer *w, double image_height, bool empty)
@@ -732,7 +734,7 @@ static void put_header(writer *w, double image_height, bool empty)
 		/* A comment may not contain "--"; break every pair. */
 		put(w, "<!-- NOTES: ");
 		w->clean.length = 0;
-		fg_text_clean(&w->clean, o->notes, strlen(o->notes));
+		CHECKED(w, fg_text_clean(&w->clean, o->notes, strlen(o->notes)));
 		fg_buffer notes = w->clean;
 		w->clean = (fg_buffer){0, 0, 0};
 		for (size_t i = 0; i < notes.length; i++) {
@@ -809,7 +811,8 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 			free(frames);
 			return fg_fail(err, rc, "out of memory");
 		}
-	qsort(frames, count, sizeof(*frames), compare_frames);
+	if (count > 0) /* every frame can be narrower than --minwidth */
+		qsort(frames, count, sizeof(*frames), compare_frames);
 	if ((rc = build_dictionary(w, frames, count)) != 0) {
 		free(frames);
 		return fg_fail(err, rc, "out of memory");
@@ -860,7 +863,7 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	if (rc == 0)
 		rc = flush_line(w);
 	if (rc != 0)
-		return fg_fail(err, FG_EIO, "write failed");
+		return fg_output_check(w->out, err) != 0 ? err->code : fg_fail(err, rc, "out of memory");
 	return 0;
 }
 
@@ -888,7 +891,7 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 	}
 	fg_count total = w.widths != NULL ? w.widths[0] : fg_tree_total(g->tree, 0);
 	w.total = fg_count_to_double(total);
-	char message[160], number[FG_COUNT_TEXT_MAX];
+	char message[512], number[FG_COUNT_TEXT_MAX];
 
 	if (w.total < 100 && strcmp(o->count_name, "samples") == 0) {
 		fg_count_format(total, number);
@@ -897,14 +900,23 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 		fg_warn(warner, NULL, 0, message);
 	}
 	if (g->invalid_lines > 0) {
-		int n = snprintf(message, sizeof(message), "ignored %llu lines with invalid format (%s line",
-				 (unsigned long long)g->invalid_lines,
-				 g->invalid_file ? g->invalid_file : "input");
+		/* "(a line 2, 5, b line 3)": each line number after its own file. */
+		int n = snprintf(message, sizeof(message), "ignored %llu lines with invalid format (",
+				 (unsigned long long)g->invalid_lines);
+		const char *previous = NULL;
 		for (uint64_t i = 0; i < g->invalid_lines && i < FG_REPORT_INVALID_LINES && n > 0 &&
 				     (size_t)n < sizeof(message) - 32;
-		     i++)
-			n += snprintf(message + n, sizeof(message) - (size_t)n, "%s%llu", i ? ", " : " ",
+		     i++) {
+			const char *file = g->invalid_files[i] ? g->invalid_files[i] : "input";
+			if (previous == NULL || strcmp(previous, file) != 0)
+				n += snprintf(message + n, sizeof(message) - (size_t)n, "%s%.60s line ",
+					      i ? ", " : "", file);
+			else
+				n += snprintf(message + n, sizeof(message) - (size_t)n, ", ");
+			n += snprintf(message + n, sizeof(message) - (size_t)n, "%llu",
 				      (unsigned long long)g->first_invalid[i]);
+			previous = file;
+		}
 		snprintf(message + n, sizeof(message) - (size_t)n, "%s)",
 			 g->invalid_lines > FG_REPORT_INVALID_LINES ? ", ..." : "");
 		fg_warn(warner, NULL, 0, message);
@@ -916,8 +928,10 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 		free(w.widths);
 		fg_buffer_free(&w.line);
 		fg_buffer_free(&w.clean);
-		return rc != 0 ? fg_fail(err, FG_EIO, "write failed")
-			       : fg_fail(err, FG_EEMPTY, "no valid input");
+		if (rc != 0)
+			return fg_output_check(out, err) != 0 ? err->code
+							      : fg_fail(err, rc, "out of memory");
+		return fg_fail(err, FG_EEMPTY, "no valid input");
 	}
 	w.time_max = w.total;
 	w.root_count = total;

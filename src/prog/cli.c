@@ -2,6 +2,7 @@
  * cli.c - option parsing and messages shared by the fg programs.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,9 +12,29 @@
 
 #include "cli.h"
 
+/* SIGINT/SIGTERM/SIGHUP during -o: remove the temporary file, then die of
+ * the signal as before (the exit status still says which one). */
+static void remove_temporaries_and_die(int sig)
+{
+	fg_output_remove_temporaries();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 void cli_start(void)
 {
 	signal(SIGPIPE, SIG_DFL);
+	static const int fatal[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+		struct sigaction action;
+		memset(&action, 0, sizeof(action));
+		action.sa_handler = remove_temporaries_and_die;
+		sigemptyset(&action.sa_mask);
+		/* An ignored signal (nohup, a background job) stays ignored. */
+		struct sigaction old;
+		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(fatal[i], &action, NULL);
+	}
 }
 
 void cli_error(const char *program, const char *format, ...)
@@ -106,7 +127,7 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 	case CLI_DOUBLE: {
 		errno = 0;
 		double v = strtod(value, &end);
-		if (*value == '\0' || *end != '\0' || errno != 0 || v != v)
+		if (*value == '\0' || *end != '\0' || errno != 0 || !isfinite(v))
 			usage_error(c, "invalid number '%s'", value);
 		*(double *)o->target = v;
 		break;
@@ -117,6 +138,17 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 			exit(EXIT_USAGE);
 		break;
 	}
+}
+
+/* Whether every letter of name is a one-letter flag (no value). */
+static bool bundled_flags(const cli *c, const char *name)
+{
+	for (const char *f = name; *f != '\0'; f++) {
+		const cli_option *o = find_short(c, *f);
+		if (o == NULL || takes_value(o))
+			return false;
+	}
+	return name[0] != '\0' && name[1] != '\0';
 }
 
 int cli_parse(const cli *c, int argc, char **argv)
@@ -157,6 +189,32 @@ int cli_parse(const cli *c, int argc, char **argv)
 				exit(EXIT_OK);
 			}
 			o = find_long(c, name, length);
+			/* --help and --version count among the options a prefix may
+			 * name, as in Getopt::Long: --he is ambiguous in fg-render
+			 * (--height, --help), --hel is --help. */
+			bool help = length > 0 && length < 4 && strncasecmp(name, "help", length) == 0;
+			bool version = length > 0 && length < 7 &&
+				       strncasecmp(name, "version", length) == 0;
+			bool exact = o != NULL && strlen(o->name) == length;
+			if (!exact && (help || version) && (o != NULL || (help && version))) {
+				char ambiguous[128];
+				snprintf(ambiguous, sizeof(ambiguous), "%.*s", (int)length, name);
+				usage_error(c, "option '--%s' is ambiguous", ambiguous);
+			}
+			if (o == NULL && is_long && help) {
+				fputs(c->usage, stdout);
+				exit(EXIT_OK);
+			}
+			if (o == NULL && is_long && version) {
+				printf("%s %s\n", c->program, FG_VERSION);
+				exit(EXIT_OK);
+			}
+			if (o == NULL && !is_long && bundled_flags(c, name)) {
+				/* -ns: several one-letter flags, as getopts allows. */
+				for (const char *f = name; *f != '\0'; f++)
+					apply(c, find_short(c, *f), NULL);
+				continue;
+			}
 			if (o != NULL && eq != NULL)
 				value = eq + 1;
 			if (o == NULL && !is_long) {

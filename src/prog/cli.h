@@ -73,10 +73,17 @@ int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const
 
 /* The end of the --help text of fg-collapse-dtrace and fg-collapse-stap. */
 #define CLI_TRACE_HELP_OPTIONS \
-	"  -j, --jobs N     threads to use (default: one per core)\n" \
-	"  -o, --output FILE  write to FILE atomically (default: stdout)\n" \
-	"  --help           show this help\n" \
-	"  --version        show the version\n"
+	"  -j, --jobs N     threads (default 0 = one per core); the output is the\n" \
+	"                   same for any N\n" \
+	"  -o, --output FILE  write to FILE atomically (default: standard output)\n" \
+	"  --help           display this help and exit\n" \
+	"  --version        display the version and exit\n" \
+	"\n" \
+	CLI_EXIT_STATUS_HELP
+
+/* The last lines of every --help but the example: the exit statuses. */
+#define CLI_EXIT_STATUS_HELP \
+	"Exit status: 0 success, 1 usage error, 2 no valid input or I/O error.\n"
 
 /*
  * All of fg-collapse-dtrace and fg-collapse-stap: options -j, -o (and

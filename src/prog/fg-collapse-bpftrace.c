@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: fg-collapse-bpftrace [--includeoffset] [-j N] [-o FILE] [FILE ...]\n"
+	"Usage: fg-collapse-bpftrace [--includeoffset] [-j N] [-o FILE] [FILE ...]\n"
 	"\n"
 	"Folds the maps bpftrace prints (@[kstack] = count(), @name[ustack, comm], ...)\n"
 	"into one line per stack, \"root;...;leaf COUNT\", sorted. Other key fields\n"

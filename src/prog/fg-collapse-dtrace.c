@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: fg-collapse-dtrace [--includeoffset] [-j N] [-o FILE] [FILE ...]\n"
+	"Usage: fg-collapse-dtrace [--includeoffset] [-j N] [-o FILE] [FILE ...]\n"
 	"\n"
 	"Folds DTrace stack()/ustack()/jstack() aggregation output into one line per\n"
 	"stack, \"root;...;leaf COUNT\", sorted. Reads the FILEs (gzip allowed) or stdin.\n"

@@ -9,7 +9,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: fg-collapse-perf [--pid | --tid] [--kernel] [--jit] [--all] [--addrs]\n"
+	"Usage: fg-collapse-perf [--pid | --tid] [--kernel] [--jit] [--all] [--addrs]\n"
 	"                        [--event-filter EVENT] [--inline] [--context] [--srcline]\n"
 	"                        [--skip-after SYMBOL]... [-j N] [-o FILE] [FILE...]\n"
 	"\n"
@@ -29,9 +29,14 @@ static const char usage[] =
 	"  --srcline           append the source line that perf script -F+srcline\n"
 	"                      prints after each frame: func:file.c:42\n"
 	"  --skip-after SYM    drop the callers of frames named SYM (repeatable)\n"
-	"  -j, --jobs N        threads (default: one per CPU); the output is the same\n"
-	"  -o, --output FILE   write to FILE atomically (default: stdout)\n"
-	"  --help, --version\n";
+	"  -j, --jobs N        threads (default 0 = one per core); the output is the\n"
+	"                      same for any N\n"
+	"  -o, --output FILE   write to FILE atomically (default: standard output)\n"
+	"  --help              display this help and exit\n"
+	"  --version           display the version and exit\n"
+	"\n"
+	CLI_EXIT_STATUS_HELP
+	"Example: perf script | fg-collapse-perf | fg-render > cpu.svg\n";
 
 struct settings {
 	fg_perf_options perf;

@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: fg-collapse-stap [-j N] [-o FILE] [FILE ...]\n"
+	"Usage: fg-collapse-stap [-j N] [-o FILE] [FILE ...]\n"
 	"\n"
 	"Folds SystemTap print_stack()/print_ustack() output, each stack followed by\n"
 	"its count, into one line per stack, \"root;...;leaf COUNT\", sorted.\n"

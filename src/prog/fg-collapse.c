@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: fg-collapse [-v] [--format NAME] [-j N] [-o FILE] [FILE ...]\n"
+	"Usage: fg-collapse [-v] [--format NAME] [-j N] [-o FILE] [FILE ...]\n"
 	"\n"
 	"Folds perf script text, DTrace aggregations, SystemTap print_stack() output,\n"
 	"bpftrace maps or already folded stacks into one line per stack,\n"

@@ -19,7 +19,7 @@ static const char usage[] =
 	"  --version          display the version and exit\n"
 	"\n"
 	"Either file may be - (standard input) or gzip-compressed.\n"
-	"Exit status: 0 success, 1 usage error, 2 I/O error or no valid input.\n"
+	CLI_EXIT_STATUS_HELP
 	"Example: fg-diff before.folded after.folded | fg-render > diff.svg\n";
 
 int main(int argc, char **argv)
@@ -64,7 +64,9 @@ int main(int argc, char **argv)
 			fg_output_abort(out);
 		else if (out != NULL)
 			rc = fg_output_commit(out, &err);
-		if (rc != 0 && err.code == 0)
+		if (rc == FG_ENOMEM)
+			fg_fail(&err, rc, "out of memory");
+		else if (rc != 0 && err.code == 0)
 			fg_fail(&err, rc, "write failed");
 	}
 	fg_stacks_free(stacks);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -16,7 +17,7 @@ static const char usage[] =
 	"as an interactive SVG flame graph.\n"
 	"\n"
 	"  -o, --output FILE  write to FILE atomically (default: standard output)\n"
-	"  -j, --jobs N       threads to parse with (default 1, 0 = one per core;\n"
+	"  -j, --jobs N       threads to parse with (default 1; 0 = one per core;\n"
 	"                     helps unsorted input; the SVG is the same for any N)\n"
 	"  --title TEXT       title (default \"Flame Graph\")\n"
 	"  --subtitle TEXT    second line of title\n"
@@ -50,7 +51,7 @@ static const char usage[] =
 	"  --help             display this help and exit\n"
 	"  --version          display the version and exit\n"
 	"\n"
-	"Exit status: 0 success, 1 usage error, 2 no valid input or I/O error.\n"
+	CLI_EXIT_STATUS_HELP
 	"Example: perf script | fg-collapse-perf | fg-render > cpu.svg\n";
 
 typedef struct settings {
@@ -76,6 +77,37 @@ static int valid_min_width(settings *s)
 	}
 	s->graph.min_width = v;
 	s->graph.min_width_percent = percent;
+	return 0;
+}
+
+/* The documented range of every numeric option (fg-render(1)). Beyond it
+ * the drawing means nothing, and coordinates overflow. */
+static int check_ranges(const settings *s)
+{
+	const fg_graph_options *g = &s->graph;
+	const struct {
+		const char *name;
+		double value, low, high;
+	} ranges[] = {
+		{"--width", g->width, 21, 1000000},
+		{"--height", g->frame_height, 2, 10000},
+		{"--fontsize", g->font_size, 0.1, 1000},
+		{"--fontwidth", g->font_width, 0.01, 10},
+		{"--factor", g->factor, 1e-9, 1e9},
+		{"--diff-threshold", g->diff_threshold, 0, 100},
+		{"--minwidth", g->min_width, 0, g->min_width_percent ? 100 : 1000000},
+		{"-j", s->jobs, 0, 1024},
+	};
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+		if (ranges[i].value >= ranges[i].low && ranges[i].value <= ranges[i].high)
+			continue;
+		char low[32], high[32];
+		snprintf(low, sizeof(low), "%g", ranges[i].low);
+		snprintf(high, sizeof(high), "%g", ranges[i].high);
+		cli_error("fg-render", "%s must be between %s and %s%s", ranges[i].name, low, high,
+			  strcmp(ranges[i].name, "--minwidth") == 0 && g->min_width_percent ? "%" : "");
+		return -1;
+	}
 	return 0;
 }
 
@@ -127,14 +159,11 @@ int main(int argc, char **argv)
 		cli_error("fg-render", "invalid --total '%s': expected a count", s.total);
 		return EXIT_USAGE;
 	}
-	if (g->width <= 20 || g->frame_height <= 1 || !(g->font_size > 0) || !(g->font_width > 0) ||
-	    !(g->factor > 0) || !(g->diff_threshold >= 0)) {
-		cli_error("fg-render", "--width must be > 20, --height > 1, and --fontsize, "
-				       "--fontwidth and --factor positive");
+	if (check_ranges(&s) != 0)
 		return EXIT_USAGE;
-	}
-	if (s.jobs < 0) {
-		cli_error("fg-render", "-j needs a number of threads, 0 for one per core");
+	if (g->encoding != NULL && strcasecmp(g->encoding, "UTF-8") != 0) {
+		cli_error("fg-render", "invalid --encoding '%s': fg-render writes UTF-8, the only "
+				       "encoding it can declare", g->encoding);
 		return EXIT_USAGE;
 	}
 	g->threads = (unsigned)s.jobs;
@@ -170,7 +199,10 @@ int main(int argc, char **argv)
 	if (status == EXIT_OK) {
 		fg_output *out = fg_output_open(s.output, &err);
 		int rc = out ? fg_graph_write_svg(graph, out, &warner, &err) : err.code;
-		if (out != NULL && rc != 0 && rc != FG_EEMPTY) {
+		/* No valid input: the error SVG goes to stdout, as flamegraph.pl
+		 * does, but an -o FILE keeps its old contents. */
+		bool to_file = s.output != NULL && strcmp(s.output, "-") != 0;
+		if (out != NULL && rc != 0 && (rc != FG_EEMPTY || to_file)) {
 			fg_output_abort(out);
 		} else if (out != NULL) {
 			fg_error commit_err = {0};

@@ -126,14 +126,31 @@ function childByName(el, localName) {
 	return null;
 }
 
-/* "NAME (N COUNTNAME, P%...)": the name is everything before the last " (". */
+/*
+ * "NAME (N COUNTNAME, P%...)": the name ends at the last " (" that is
+ * followed by a count, the count name and ", ", so that a " (" inside the
+ * count name (or the name) does not cut it.
+ */
+function splitTitle(t) {
+	var tail = ' ' + countName + ', ';
+	for (var p = t.lastIndexOf(' ('); p >= 0; p = p > 0 ? t.lastIndexOf(' (', p - 1) : -1) {
+		var m = /^[0-9][0-9,]*(\.[0-9]+)?/.exec(t.slice(p + 2));
+		if (m && t.substr(p + 2 + m[0].length, tail.length) === tail) {
+			return { at: p, number: m };
+		}
+	}
+	p = t.lastIndexOf(' (');
+	return { at: p, number: p >= 0 ? /^[0-9][0-9,]*(\.[0-9]+)?/.exec(t.slice(p + 2)) : null };
+}
+
 function readFrame(i, rect) {
 	var el = rect.parentNode;
 	var title = childByName(el, 'title');
 	var text = rect.nextElementSibling;
 	var t = title ? title.textContent : '';
-	var p = t.lastIndexOf(' (');
-	var m = p >= 0 ? /^[0-9][0-9,]*(\.[0-9]+)?/.exec(t.slice(p + 2)) : null;
+	var split = splitTitle(t);
+	var p = split.at;
+	var m = split.number;
 	els[i] = el;
 	rects[i] = rect;
 	texts[i] = text && text.localName === 'text' ? text : null;
@@ -1015,6 +1032,7 @@ function moveFocus(key) {
 
 var ignoreCase = false;
 var searchTerm = null;
+var searchUntrusted = false; /* searchTerm came with the link (?s=) */
 var searchRe = null;
 var matches = [];
 var highlighted = [];
@@ -1023,12 +1041,29 @@ var prevEl = null;
 var nextEl = null;
 var clearEl = null;
 
-function toRegExp(term) {
+/*
+ * A pattern that can backtrack for hours ("(.|.)*!"): a quantified group,
+ * a back-reference, many unbounded quantifiers, or a very long pattern.
+ * JavaScript cannot interrupt a regular expression, so a search that
+ * comes with a link (?s=) is matched as plain text when it looks like one.
+ */
+function mayBacktrack(term) {
+	var plain = term.replace(/\\[^0-9k]/g, 'x');
+	var unbounded = (plain.match(/[*+]|\{[0-9]+,\}/g) || []).length;
+	return term.length > 200 || /\)[*+{?]/.test(plain) || /\\([1-9]|k<)/.test(term) ||
+		unbounded > 2;
+}
+
+function toRegExp(term, untrusted) {
 	var flags = ignoreCase ? 'i' : '';
+	var literal = term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
+	if (untrusted && mayBacktrack(term)) {
+		return new RegExp(literal, flags);
+	}
 	try {
 		return new RegExp(term, flags);
 	} catch (e) {
-		return new RegExp(term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&'), flags);
+		return new RegExp(literal, flags);
 	}
 }
 
@@ -1059,10 +1094,11 @@ function matchedText() {
 		(ignoreCase ? 'i' : '') + ' (' + where + (matches.length === 1 ? ' frame)' : ' frames)');
 }
 
-function runSearch(term) {
+function runSearch(term, untrusted) {
 	unhighlight();
 	searchTerm = term;
-	searchRe = toRegExp(term);
+	searchUntrusted = !!untrusted;
+	searchRe = toRegExp(term, untrusted);
 	matches = [];
 	matchPos = -1;
 	for (var q = 0; q < N; q++) {
@@ -1126,7 +1162,7 @@ function toggleIgnoreCase() {
 		ignoreCaseEl.classList.toggle('show', ignoreCase);
 	}
 	if (searchTerm !== null) {
-		runSearch(searchTerm);
+		runSearch(searchTerm, searchUntrusted);
 	}
 }
 
@@ -1303,7 +1339,7 @@ document.addEventListener('keydown', function (e) {
 	}
 	var s = params.get('s');
 	if (s) {
-		runSearch(s);
+		runSearch(s, true);
 	}
 })();
 })();

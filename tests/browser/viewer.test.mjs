@@ -4,7 +4,7 @@
 // is missing). Expected values come from the folded input, not the viewer.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -397,6 +397,40 @@ if (pw.skip) {
 			});
 		});
 
+		test('issue 13 item 6: a ?s= regex that backtracks for hours does not freeze the page', async () => {
+			// Ordinary names, many frames: (.|.)*! backtracks 2^length times on each.
+			let folded = '';
+			for (let i = 0; i < 200; i++) folded += `main;process_request_number_${i}_of_the_queue 1\n`;
+			const g = render('redos', folded);
+			for (const term of ['(.|.)*!', '(a+)+$', '.*.*.*.*.*!']) {
+				await withPage(`${g.url}?s=${encodeURIComponent(term)}`, async (page) => {
+					const start = Date.now();
+					const alive = await Promise.race([
+						page.evaluate(() => document.getElementById('matched').textContent),
+						new Promise((resolve) => setTimeout(() => resolve(null), 3000)),
+					]);
+					assert.notEqual(alive, null, `the page answers with ?s=${term}`);
+					assert.ok(Date.now() - start < 1000, `within a second (${Date.now() - start} ms)`);
+				});
+			}
+			// A safe regex in the link still searches as a regex.
+			await withPage(`${g.url}?s=${encodeURIComponent('number_1[0-9]_of')}`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 5\.0% for/);
+			});
+		});
+
+		test('issue 13 item 7: a --countname with " (" does not break names or search', async () => {
+			const g = renderer().kind === 'fg-render' ? render('countname', 'main;work 30\nmain;idle (x) 10\n',
+				{ extra: ['--countname', 'samples (of 10 ms)'] }) : null;
+			if (g === null) return;
+			await withPage(`${g.url}?s=${encodeURIComponent('^work$')}`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 75\.0% for/);
+			});
+			await withPage(`${g.url}?s=${encodeURIComponent('^idle \\(x\\)$')}`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 25\.0% for/);
+			});
+		});
+
 		test('search matches names only, "/" and F3 open it, the clear control clears it', async () => {
 			await withPage(normal.url, async (page, ctx) => {
 				await search(page, ctx, 'samples', '/');
@@ -572,7 +606,8 @@ if (pw.skip) {
 
 		test('links (nameattr): plain and Ctrl clicks never zoom, Alt-click and Enter do', async () => {
 			const target = render('target', 'x 1\n');
-			const linked = render('linked', FOLDED, { links: { kernel_alpha: target.url } });
+			// A relative link: --nameattr takes http:, https: and relative ones only.
+			const linked = render('linked', FOLDED, { links: { kernel_alpha: basename(target.file) } });
 			await withPage(linked.url, async (page, ctx) => {
 				const isA = await page.evaluate(() => Array.from(document.querySelectorAll('#frames a')).length);
 				assert.equal(isA, 1);

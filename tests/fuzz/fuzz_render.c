@@ -4,10 +4,18 @@
  * --minwidth 0, --diff-union, palettes, a title and count name taken from
  * the input) through fg_graph into an SVG, which must pass xml_check: well-
  * formed, only contract elements, no event handlers, exactly one script.
+ * More bits: the input is also the --nameattr file (its lines with tabs
+ * are attribute lines; no link may then be anything but http:, https: or
+ * relative, and no style= may appear), the palette.map of --cp, and the
+ * source of the numeric options (anywhere in their documented ranges,
+ * fg-render(1), which fg-render checks before calling the library).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "folded.h"
 #include "xmlcheck.h"
@@ -41,6 +49,62 @@ static const char *without_script(const char *svg, size_t *length)
 	memcpy(copy + at, svg + at + fg_viewer_js_length, *length - at - fg_viewer_js_length);
 	*length -= fg_viewer_js_length;
 	return copy;
+}
+
+/* Whether p is inside a comment (--notes may hold any markup-like text). */
+static bool in_comment(const char *svg, size_t length, const char *p)
+{
+	for (const char *c = svg; (c = memmem(c, length - (size_t)(c - svg), "<!--", 4)) != NULL && c < p;) {
+		const char *end = memmem(c, length - (size_t)(c - svg), "-->", 3);
+		if (end == NULL || p < end)
+			return true;
+		c = end;
+	}
+	return false;
+}
+
+/* Every link is http:, https: or relative; no style attribute. */
+static const char *unsafe_markup(const char *svg, size_t length)
+{
+	/* Links are <a xlink:href="...">; a comment (--notes) may hold href=". */
+	for (const char *p = svg; (p = memmem(p, length - (size_t)(p - svg), "<a xlink:href=\"", 15)) != NULL;) {
+		bool comment = in_comment(svg, length, p);
+		p += 15;
+		if (comment)
+			continue;
+		size_t end = 0;
+		while (p + end < svg + length && strchr(":/?#\"", p[end]) == NULL)
+			end++;
+		if (p + end < svg + length && p[end] == ':' && !(end == 4 && strncasecmp(p, "http", 4) == 0) &&
+		    !(end == 5 && strncasecmp(p, "https", 5) == 0))
+			return "a link that is not http:, https: or relative";
+	}
+	/* A style attribute inside a tag (a comment, from --notes, may hold
+	 * the text; in other text a quote is &quot;). */
+	for (const char *p = svg; (p = memmem(p, length - (size_t)(p - svg), " style=\"", 8)) != NULL; p++) {
+		const char *open = p;
+		while (open > svg && *open != '<' && *open != '>')
+			open--;
+		if (*open == '<' && !in_comment(svg, length, p))
+			return "a style attribute";
+	}
+	return NULL;
+}
+
+static void write_file(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "w");
+	if (f != NULL) {
+		fwrite(data, 1, size, f);
+		fclose(f);
+	}
+}
+
+/* A value in [low, high] from two bytes of the input. */
+static double in_range(const uint8_t *data, size_t size, size_t at, double low, double high)
+{
+	unsigned v = size > at + 1 ? (unsigned)data[at] | (unsigned)data[at + 1] << 8 : 0;
+	return low + (high - low) * (v / 65535.0) * (v / 65535.0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -79,6 +143,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.count_name = count_name;
 		o.font_type = count_name;
 	}
+	static char attributes[64], palette[64];
+	if (attributes[0] == '\0') {
+		snprintf(attributes, sizeof(attributes), "/tmp/fuzz_render.%d.nameattr", (int)getpid());
+		snprintf(palette, sizeof(palette), "/tmp/fuzz_render.%d.palette", (int)getpid());
+	}
+	if (bits & 2048) {
+		write_file(attributes, data, size);
+		o.name_attr_path = attributes;
+	}
+	if (bits & 4096) {
+		write_file(palette, data, size);
+		o.consistent_palette = true;
+		o.palette_map_path = palette;
+	}
+	if (bits & 8192) {
+		o.width = (int)in_range(data, size, 0, 21, 1000000);
+		o.frame_height = (int)in_range(data, size, 2, 2, 10000);
+		o.font_size = in_range(data, size, 4, 0.1, 1000);
+		o.font_width = in_range(data, size, 6, 0.01, 10);
+		o.factor = in_range(data, size, 8, 1e-9, 1e9);
+		o.diff_threshold = in_range(data, size, 10, 0, 100);
+		o.min_width_percent = bits & 16384;
+		o.min_width = in_range(data, size, 12, 0, o.min_width_percent ? 100 : 1000000);
+	}
 	fg_graph *g = fg_graph_new(&o);
 	fg_warner w = {ignore, NULL};
 	fg_error err;
@@ -98,6 +186,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *svg = without_script(fg_output_data(out, &length), &length);
 		int scripts = 0;
 		const char *problem = (rc == 0 || rc == FG_EEMPTY) ? xml_check(svg, length, &scripts) : NULL;
+		if (problem == NULL && rc == 0)
+			problem = unsafe_markup(svg, length);
 		if (problem != NULL || (rc == 0 && scripts != 1)) {
 			fprintf(stderr, "fuzz_render: %s (%d scripts)\n", problem ? problem : "script count",
 				scripts);

@@ -107,6 +107,11 @@ static const char *collapse(fg_trace_format format, const char *text, unsigned t
 	if (c == NULL || fg_collapse_text(c, text, strlen(text), "in", &err) != 0)
 		return NULL;
 	fg_stacks *stacks = fg_collapse_stacks(c, &err);
+	if (stacks == NULL) {
+		snprintf(out, sizeof(out), "error: %s\n", err.message);
+		fg_collapse_free(c);
+		return out;
+	}
 	const fg_stack_entry **sorted = fg_stacks_sorted(stacks);
 	for (size_t i = 0; i < fg_stacks_size(stacks); i++) {
 		char count[FG_COUNT_TEXT_MAX];
@@ -156,10 +161,25 @@ static void test_parser(void)
 		  "in:7: DTrace's message, not a frame: dtrace: 1 drop\n", "parser: DTrace header warnings");
 	CHECK_STR(collapse(FG_TRACE_STAP, "\t248\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 1),
 		  " 248\nf 1\n", "parser: an empty stap backtrace is an empty stack");
-	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n 18446744073709551615\n  m`a\n 1\n", 1),
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n 18446744073709551615\n", 1),
 		  "m`a 18446744073709551615\n", "parser: the largest count");
-	CHECK_STR(check_warnings(), "in:4: the counts of this stack add up beyond 2^64 - 1: count ignored\n",
-		  "parser: count overflow reported");
+	/* Issue 13 item 8: a sum beyond 2^64 - 1 fails the same way whether
+	 * it is found in one thread's table or when merging the tables. */
+	for (unsigned threads = 1; threads <= 4; threads *= 2) {
+		static char overflow[(1 << 20) + 64];
+		size_t used = 0;
+		while (used + 64 < (1 << 20))
+			used += (size_t)snprintf(overflow + used, sizeof(overflow) - used,
+						 "  m`a\n 1\n  m`b\n 1.5x\n");
+		snprintf(overflow + used, sizeof(overflow) - used, "  m`a\n 18446744073709551615\n");
+		CHECK_STR(collapse(FG_TRACE_DTRACE, overflow, threads),
+			  "error: the counts of one stack add up beyond 2^64 - 1\n",
+			  "parser: -j%u: a sum beyond 2^64 - 1 is an error", threads);
+		static char first[4096];
+		if (threads == 1)
+			snprintf(first, sizeof(first), "%s", check_warnings());
+		CHECK(strcmp(first, check_warnings()) == 0, "parser: -j%u: the same warnings as -j1", threads);
+	}
 
 	/* Threads: a text large enough to be cut, the same stacks and warnings. */
 	static char big[1 << 20];

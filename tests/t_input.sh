@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# tests/t_input.sh - reading gzip input (issue 13 item 13): the magic is
+# found even when a pipe delivers one byte first, and zero padding after
+# the last member (which gzip -d accepts) is not corruption.
+. "$(dirname "$0")/lib.sh"
+if ! "$BIN/fg-diff" <(printf 'a 1\n' | gzip) <(printf 'a 1\n') >/dev/null 2>&1; then
+	skip "gzip input" "this fg was built without zlib"
+	exit 0
+fi
+printf 'a;b 3\nc 2\n' >"$TMP/plain"
+gzip -c "$TMP/plain" >"$TMP/in.gz"
+"$BIN/fg-diff" "$TMP/plain" "$TMP/plain" >"$TMP/expected"
+slow() { head -c1 "$TMP/in.gz"; sleep 0.3; tail -c +2 "$TMP/in.gz"; }
+slow | "$BIN/fg-diff" - "$TMP/plain" >"$TMP/out" 2>"$TMP/err"
+check_same "a pipe that delivers one byte first is still read as gzip" "$TMP/expected" "$TMP/out"
+slow | "$BIN/fg-collapse-stap" >/dev/null 2>"$TMP/err"
+check "fg-collapse-stap: a one-byte first read is still gzip" sh -c "! grep -q 'neither a frame' '$TMP/err'"
+{ cat "$TMP/in.gz"; head -c 1000 /dev/zero; } >"$TMP/padded.gz"
+check "gzip -d accepts zero padding" sh -c "gzip -dc '$TMP/padded.gz' >/dev/null 2>&1 || [ \$? = 2 ]"
+"$BIN/fg-diff" "$TMP/padded.gz" "$TMP/plain" >"$TMP/out" 2>"$TMP/err"
+status=$?
+if [ $status = 0 ] && cmp -s "$TMP/expected" "$TMP/out"; then
+	pass "zero padding after the last gzip member is ignored"
+else
+	fail "zero padding after the last gzip member is ignored" "status $status" "$(cat "$TMP/err")"
+fi
+{ cat "$TMP/in.gz" "$TMP/in.gz"; head -c 10 /dev/zero; } >"$TMP/two.gz"
+"$BIN/fg-diff" "$TMP/two.gz" "$TMP/plain" >"$TMP/out" 2>&1
+check "two members then padding: both read" grep -q '^a;b 6 3$' "$TMP/out"
+{ cat "$TMP/in.gz"; head -c 10 /dev/zero; printf 'junk'; } >"$TMP/junk.gz"
+check_status "garbage after the padding is still an error" 2 "$BIN/fg-diff" "$TMP/junk.gz" "$TMP/plain"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# tests/t_messages.sh - messages and --help (issue 13 items 14 and 18).
+# (-o '', a full disk: t_output.sh; an overflow found while merging:
+# t_collapse_dtrace_stap.sh.)
+. "$(dirname "$0")/lib.sh"
+R=$BIN/fg-render
+
+# The invalid-lines summary names the file of each line.
+printf 'a 1\nbad\n' >"$TMP/f1"
+printf 'b 1\nbad\nworse\n' >"$TMP/f2"
+"$R" "$TMP/f1" "$TMP/f2" 2>"$TMP/err" >/dev/null
+check "the invalid-lines summary names each line's file" \
+	grep -q "ignored 3 lines with invalid format ($TMP/f1 line 2, $TMP/f2 line 2, 3)" "$TMP/err"
+
+# A count with 19 decimals: say why it is refused.
+printf 'a 1.0000000000000000001\nb 1\n' >"$TMP/decimals"
+"$R" "$TMP/decimals" 2>"$TMP/err" >/dev/null
+check "a count with 19 decimals: the message says why" grep -qF 'decimals:1: count beyond 2^64 - 1 or with more than 18 decimals' "$TMP/err"
+check "a count with 19 decimals: not 'no valid count'" sh -c "! grep -q 'no valid count' '$TMP/err'"
+
+# perf event names reach stderr without terminal escape sequences.
+printf 'p 1 1.0: 1 cyc:\n\tabc f (/x)\n\np 1 2.0: 1 ev\033[2J\033]0;x\007:\n\tabc g (/x)\n\n' >"$TMP/perf"
+"$BIN/fg-collapse-perf" "$TMP/perf" >/dev/null 2>"$TMP/err"
+check "perf event names: a warning is given" grep -q 'skipping samples of event' "$TMP/err"
+check "perf event names: no control bytes on stderr" sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$TMP/err'"
+
+# fg-diff -ns is -n -s, as in difffolded.pl (getopts).
+printf 'a;0x1f 2\n' >"$TMP/b"
+printf 'a;0x2e 4\n' >"$TMP/a"
+"$BIN/fg-diff" -n -s "$TMP/b" "$TMP/a" >"$TMP/expected" 2>&1
+"$BIN/fg-diff" -ns "$TMP/b" "$TMP/a" >"$TMP/out" 2>&1
+check_same "fg-diff -ns is -n -s" "$TMP/expected" "$TMP/out"
+"$BIN/fg-diff" -sn "$TMP/b" "$TMP/a" >"$TMP/out" 2>&1
+check_same "fg-diff -sn is -n -s" "$TMP/expected" "$TMP/out"
+check_status "fg-diff -nx is refused" 1 "$BIN/fg-diff" -nx "$TMP/b" "$TMP/a"
+
+# --he is ambiguous in fg-render (--height, --help), as Getopt::Long says.
+printf 'a 1\n' >"$TMP/in"
+"$R" --he 20 "$TMP/in" >/dev/null 2>"$TMP/err"
+status=$?
+if [ $status = 1 ] && grep -q "option '--he' is ambiguous" "$TMP/err"; then
+	pass "fg-render --he is ambiguous"
+else
+	fail "fg-render --he is ambiguous" "status $status: $(cat "$TMP/err")"
+fi
+check "fg-render --hel is --help" sh -c "'$R' --hel | grep -q '^Usage: fg-render'"
+check "fg-render --heig 20 is --height" "$R" --heig 20 "$TMP/in" -o "$TMP/h.svg"
+check "fg-diff --h is --help" sh -c "'$BIN/fg-diff' --h | grep -q '^Usage: fg-diff'"
+check "fg-collapse-stap --v is --version" sh -c "'$BIN/fg-collapse-stap' --v | grep -q '^fg-collapse-stap '"
+
+# One --help style: "Usage:", the same option wording, the exit statuses.
+for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftrace fg-collapse fg-render fg-diff; do
+	"$BIN/$p" --help >"$TMP/help"
+	check "$p --help starts with 'Usage: $p'" sh -c "head -1 '$TMP/help' | grep -q '^Usage: $p '"
+	check "$p --help ends with the exit statuses" \
+		grep -q '^Exit status: 0 success, 1 usage error, 2 no valid input or I/O error.$' "$TMP/help"
+	check "$p --help: --help and --version lines" sh -c \
+		"grep -q -- '--help  *display this help and exit' '$TMP/help' && grep -q -- '--version  *display the version and exit' '$TMP/help'"
+	check "$p --help says 'one per core'" sh -c "! grep -q 'per CPU' '$TMP/help'"
+	if grep -q -- '--jobs' "$TMP/help"; then
+		check "$p --help: -j says 0 = one per core" grep -q '0 = one per core' "$TMP/help"
+	fi
+	check "$p --help: standard output, not stdout" sh -c "! grep -q '(default: stdout)' '$TMP/help'"
+done

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# tests/t_output.sh - what -o FILE does in every program (issue 13 items
+# 10 and 11): no valid input leaves FILE untouched (exit 2); FIFOs and
+# devices are written through; a symlink is followed; long names work.
+. "$(dirname "$0")/lib.sh"
+
+valid() { # PROGRAM: a valid input for it
+	case $1 in
+	fg-collapse-perf) printf 'prog 1 1.0: cycles:\n\tabc func (/bin/x)\n\n' ;;
+	fg-collapse-stap|fg-collapse-dtrace) printf ' func\n 3\n' ;;
+	fg-collapse-bpftrace) printf '@[\n    func+1\n    main+2\n]: 3\n' ;;
+	*) printf 'a;b 3\n' ;;
+	esac
+}
+
+for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftrace fg-collapse fg-render fg-diff; do
+	exe=$BIN/$p
+	# Item 10: no valid input, -o FILE: exit 2, FILE keeps its contents.
+	printf 'yesterday\n' >"$TMP/kept"
+	printf 'nothing valid here\n' >"$TMP/empty.in"
+	args=("$TMP/empty.in")
+	[ $p = fg-diff ] && args=("$TMP/empty.in" "$TMP/empty.in")
+	"$exe" -o "$TMP/kept" "${args[@]}" >/dev/null 2>"$TMP/err"
+	status=$?
+	if [ $status = 2 ] && [ "$(cat "$TMP/kept")" = yesterday ]; then
+		pass "$p: -o FILE with no valid input exits 2 and leaves FILE untouched"
+	else
+		fail "$p: -o FILE with no valid input exits 2 and leaves FILE untouched" \
+			"status $status, FILE: $(head -c 80 "$TMP/kept")" "$(cat "$TMP/err")"
+	fi
+	ls -a "$TMP" | grep -q '^\.kept\.' && fail "$p: no temporary file left" "$(ls -a "$TMP")"
+
+	valid $p >"$TMP/in"
+	args=("$TMP/in")
+	[ $p = fg-diff ] && args=("$TMP/in" "$TMP/in")
+	"$exe" "${args[@]}" >"$TMP/expected" 2>/dev/null
+
+	# Item 11: a FIFO is written through, not replaced.
+	rm -f "$TMP/fifo"
+	mkfifo "$TMP/fifo"
+	timeout 5 cat "$TMP/fifo" >"$TMP/from-fifo" &
+	reader=$!
+	"$exe" -o "$TMP/fifo" "${args[@]}" 2>"$TMP/err"
+	status=$?
+	wait $reader
+	if [ $status = 0 ] && [ -p "$TMP/fifo" ] && cmp -s "$TMP/expected" "$TMP/from-fifo"; then
+		pass "$p: -o FIFO writes into the FIFO"
+	else
+		fail "$p: -o FIFO writes into the FIFO" "status $status" "$(ls -l "$TMP/fifo")" "$(cat "$TMP/err")"
+	fi
+	# /dev/stdout (a link to a pipe here) and /dev/null are written
+	# through. Through links in $TMP: a program that replaces its target
+	# then replaces the link, never /dev/null itself (we may be root).
+	ln -sf /proc/self/fd/1 "$TMP/stdout"
+	ln -sf /dev/null "$TMP/null"
+	out=$("$exe" -o "$TMP/stdout" "${args[@]}" 2>/dev/null | cmp - "$TMP/expected" 2>&1)
+	check_eq "$p: -o /dev/stdout writes to standard output" "" "$out"
+	"$exe" -o "$TMP/null" "${args[@]}" 2>/dev/null
+	if [ -L "$TMP/null" ] && [ -c /dev/null ]; then
+		pass "$p: -o /dev/null writes through"
+	else
+		fail "$p: -o /dev/null writes through" "$(ls -l "$TMP/null")"
+	fi
+	# A symlink is followed: the file it points to is replaced, the link stays.
+	printf 'old\n' >"$TMP/target"
+	rm -f "$TMP/link"
+	ln -s target "$TMP/link"
+	"$exe" -o "$TMP/link" "${args[@]}" 2>"$TMP/err"
+	if [ -L "$TMP/link" ] && cmp -s "$TMP/expected" "$TMP/target"; then
+		pass "$p: -o SYMLINK replaces the file the link points to"
+	else
+		fail "$p: -o SYMLINK replaces the file the link points to" "$(ls -l "$TMP/link" "$TMP/target")"
+	fi
+	# A 250-byte file name: the temporary name must still fit NAME_MAX.
+	long=$TMP/$(printf 'n%.0s' $(seq 250))
+	"$exe" -o "$long" "${args[@]}" 2>"$TMP/err"
+	if cmp -s "$TMP/expected" "$long"; then
+		pass "$p: -o with a 250-byte file name"
+	else
+		fail "$p: -o with a 250-byte file name" "$(cat "$TMP/err")"
+	fi
+	rm -f "$long"
+	# Item 14: a full disk names the file and the reason.
+	if [ -c /dev/full ]; then
+		ln -sf /dev/full "$TMP/full"
+		"$exe" -o "$TMP/full" "${args[@]}" >/dev/null 2>"$TMP/err"
+		status=$?
+		if [ $status = 2 ] && grep -q 'full: write failed: No space left on device' "$TMP/err"; then
+			pass "$p: a full disk: the path and the reason"
+		else
+			fail "$p: a full disk: the path and the reason" "status $status: $(cat "$TMP/err")"
+		fi
+	fi
+	# -o '': a clear message, exit 2.
+	"$exe" -o '' "${args[@]}" >/dev/null 2>"$TMP/err"
+	status=$?
+	if [ $status = 2 ] && grep -q 'empty file name' "$TMP/err"; then
+		pass "$p: -o '' says the file name is empty"
+	else
+		fail "$p: -o '' says the file name is empty" "status $status: $(cat "$TMP/err")"
+	fi
+done
+
+# SIGTERM/SIGINT during -o: tests/unit/test_output.c.

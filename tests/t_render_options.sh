@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tests/t_render_options.sh - fg-render's hostile or careless option
+# values (issue 13 items 3, 4 and 5): refused with exit 1 when out of their
+# documented range, else a valid SVG that says what was asked.
+. "$(dirname "$0")/lib.sh"
+R=$BIN/fg-render
+printf 'main;work 100\nmain;idle 50\n' >"$TMP/in"
+
+# Item 3: --encoding must match the UTF-8 that is written.
+for enc in UTF-16 EBCDIC-US ISO-8859-1 'x"y' ''; do
+	check_status "--encoding '$enc' is refused (exit 1)" 1 "$R" --encoding "$enc" "$TMP/in"
+done
+for enc in UTF-8 utf-8; do
+	"$R" --encoding $enc "$TMP/in" >"$TMP/enc.svg" 2>/dev/null
+	check "--encoding $enc is declared" grep -q "<?xml version=\"1.0\" encoding=\"$enc\"" "$TMP/enc.svg"
+	check_xml "--encoding $enc: well-formed XML" "$TMP/enc.svg"
+done
+
+# Item 4: every numeric option has a range; inf, huge and tiny values are
+# usage errors, not undefined behaviour.
+for opt in --fontsize --fontwidth --minwidth --height --width --factor --diff-threshold; do
+	for v in inf -inf nan 1e300 1e-300 -1 0; do
+		case $opt$v in --minwidth0|--diff-threshold0|--factor0) continue ;; esac
+		# 1e-300 is in range for --minwidth and --diff-threshold (from 0).
+		case $opt$v in --minwidth1e-300|--diff-threshold1e-300) continue ;; esac
+		"$R" $opt "$v" "$TMP/in" >"$TMP/out" 2>"$TMP/err"
+		status=$?
+		if [ $status = 1 ] && [ ! -s "$TMP/out" ]; then
+			pass "$opt $v is refused (exit 1)"
+		else
+			fail "$opt $v is refused (exit 1)" "status $status" "$(cat "$TMP/err")"
+		fi
+	done
+done
+check_status "--minwidth 101% is refused" 1 "$R" --minwidth 101% "$TMP/in"
+check_status "-j 100000 is refused" 1 "$R" -j 100000 "$TMP/in"
+"$R" --fontsize 1000 --fontwidth 10 --height 10000 --width 1000000 --minwidth 100% "$TMP/in" >"$TMP/big.svg" 2>/dev/null
+check "the ends of the ranges are accepted" test -s "$TMP/big.svg"
+check "the ends of the ranges: no huge coordinates" sh -c "! grep -q 'e+\|922337' '$TMP/big.svg'"
+check "--minwidth 1e-300 (pixels) is accepted" "$R" --minwidth 1e-300 "$TMP/in" -o "$TMP/tiny.svg"
+
+# Item 5: a non-ASCII --countname and --fonttype stay whole; an
+# apostrophe in --fonttype cannot open a CSS string.
+"$R" --countname 'échantillons' --fonttype 'Déjà Vu' "$TMP/in" >"$TMP/utf.svg" 2>/dev/null
+check "--countname 'échantillons' in the entity" grep -q '<!ENTITY s " échantillons, ">' "$TMP/utf.svg"
+check "--countname 'échantillons' in data-countname" grep -q 'data-countname="échantillons"' "$TMP/utf.svg"
+check "--fonttype 'Déjà Vu' stays whole" grep -q 'font-family:Déjà Vu,sans-serif' "$TMP/utf.svg"
+check "no U+FFFD anywhere" sh -c "! grep -q $(printf '\357\277\275') '$TMP/utf.svg'"
+check_xml "non-ASCII options: well-formed XML" "$TMP/utf.svg"
+"$R" --fonttype "Comic Sans' MS" "$TMP/in" >"$TMP/quote.svg" 2>/dev/null
+check "--fonttype with an apostrophe: no quote in the style sheet" sh -c "! sed -n '/<style>/,/<\/style>/p' '$TMP/quote.svg' | grep -q \"'\""
+check "--fonttype with an apostrophe: the frame height rule is there" grep -q '#frames rect{height:15px}' "$TMP/quote.svg"

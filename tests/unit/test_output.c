@@ -1,0 +1,79 @@
+/*
+ * test_output.c - fg_output's temporary file and the programs' signal
+ * handling (issue 13 item 11): SIGTERM or SIGINT while an -o FILE is being
+ * written removes the temporary file and the process still dies of the
+ * signal. cli.c is compiled in, as the programs use it.
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "folded.h"
+#include "check.h"
+#include "../../src/prog/cli.c"
+
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+static void interrupted(int sig, const char *name)
+{
+	char dir[] = "/tmp/fg-output-test.XXXXXX";
+	if (mkdtemp(dir) == NULL) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "%s/graph.svg", dir);
+	pid_t child = fork();
+	if (child == 0) {
+		signal(sig, SIG_DFL); /* the harness may run us with SIGINT ignored */
+		cli_start();
+		fg_output *out = fg_output_open(path, NULL);
+		if (out == NULL)
+			_exit(3);
+		fg_output_puts(out, "half a graph");
+		raise(sig);
+		_exit(4);
+	}
+	int status = 0;
+	waitpid(child, &status, 0);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == sig, "%s: the process dies of the signal",
+	      name);
+	CHECK(entries(dir) == 0, "%s during -o leaves no temporary file", name);
+	char command[128];
+	snprintf(command, sizeof(command), "rm -rf %s", dir);
+	if (system(command) != 0)
+		CHECK(0, "rm -rf");
+}
+
+int main(void)
+{
+	interrupted(SIGTERM, "SIGTERM");
+	interrupted(SIGINT, "SIGINT");
+	/* Committed and aborted outputs are forgotten: nothing to remove. */
+	char dir[] = "/tmp/fg-output-test.XXXXXX";
+	if (mkdtemp(dir) != NULL) {
+		char path[64];
+		snprintf(path, sizeof(path), "%s/kept", dir);
+		fg_output *out = fg_output_open(path, NULL);
+		fg_output_puts(out, "x");
+		CHECK(fg_output_commit(out, NULL) == 0, "commit");
+		fg_output_remove_temporaries();
+		CHECK(entries(dir) == 1, "a committed file is not a temporary file");
+		unlink(path);
+		rmdir(dir);
+	}
+	return check_exit();
+}
