@@ -23,6 +23,7 @@
 #include "graph.h"
 #include "names.h"
 #include "tree.h"
+#include "viewdata.h"
 
 extern const char fg_viewer_css[], fg_viewer_js[];
 extern const unsigned long fg_viewer_css_length, fg_viewer_js_length;
@@ -854,7 +855,15 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	free(frames);
 	if (count > 0)
 		put(w, "</g>\n");
-	put(w, "</g>\n<script><![CDATA[\n");
+	put(w, "</g>\n");
+	if (o->view_nodes > 0 && w->self_delta == NULL && !o->flamechart) {
+		put(w, "<metadata id=\"fg-data\"><![CDATA[");
+		if (fg_view_data_write(&w->line, w->tree, (size_t)o->view_nodes, w->root_count,
+				       threshold, o->factor) != 0)
+			return fg_fail(err, FG_ENOMEM, "out of memory");
+		put(w, "]]></metadata>\n");
+	}
+	put(w, "<script><![CDATA[\n");
 	put_bytes(w, fg_viewer_js, fg_viewer_js_length);
 	put(w, "]]></script>\n</svg>\n");
 	if (rc == 0)

@@ -47,6 +47,9 @@ static const char usage[] =
 	"  --diff-union       differential input: widths from max(BEFORE, AFTER), so\n"
 	"                     frames that vanished stay visible (see fg-render(1))\n"
 	"  --diff-threshold PCT  changes smaller than PCT% of the total are not coloured\n"
+	"  --view-nodes N     at most N nodes of view data for the function table,\n"
+	"                     function view, hide, recursion and zoom (default\n"
+	"                     100000; the rest is shown as an exact \"other\"; 0: none)\n"
 	"  --help             display this help and exit\n"
 	"  --version          display the version and exit\n"
 	"\n"
@@ -115,6 +118,7 @@ int main(int argc, char **argv)
 		{"encoding", 0, CLI_STRING, &g->encoding},
 		{"diff-union", 0, CLI_FLAG, &g->diff_union},
 		{"diff-threshold", 0, CLI_DOUBLE, &g->diff_threshold},
+		{"view-nodes", 0, CLI_INT, &g->view_nodes},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
 	const cli c = {"fg-render", usage, options, &s};
@@ -131,6 +135,10 @@ int main(int argc, char **argv)
 	    !(g->factor > 0) || !(g->diff_threshold >= 0)) {
 		cli_error("fg-render", "--width must be > 20, --height > 1, and --fontsize, "
 				       "--fontwidth and --factor positive");
+		return EXIT_USAGE;
+	}
+	if (g->view_nodes < 0) {
+		cli_error("fg-render", "--view-nodes needs a number of nodes, 0 for none");
 		return EXIT_USAGE;
 	}
 	if (s.jobs < 0) {

@@ -26,6 +26,13 @@ FONT_SIZE = 12
 FONT_WIDTH = 0.59
 
 
+def viewer_js():
+    """The viewer's script files in the order the Makefile joins them (VIEWER_JS)."""
+    text = open(os.path.join(ROOT, "Makefile")).read().replace("\\\n", " ")
+    line = re.search(r"^VIEWER_JS\s*:=(.*)$", text, re.M).group(1)
+    return line.split()
+
+
 def minify(path):
     """What src/tools/embed.c does to the viewer sources."""
     out = []
@@ -243,7 +250,7 @@ def main():
     for fill in sorted(groups):
         out.append('<g fill="%s">\n%s\n</g>\n' % (fill, "\n".join(groups[fill])))
     out.append("</g>\n")
-    out.append("<script><![CDATA[\n" + minify(os.path.join(ROOT, "src/viewer/viewer.js")) + "]]></script>\n")
+    out.append("<script><![CDATA[\n" + "".join(minify(os.path.join(ROOT, f)) for f in viewer_js()) + "]]></script>\n")
     out.append("</svg>\n")
     sys.stdout.write("".join(out))
 
