@@ -510,6 +510,13 @@ static bool put_entity(writer *w, const char *name, size_t length)
 	return true;
 }
 
+/* The view data's names: an entity reference where the frames have one. */
+static bool view_data_entity(void *context, fg_buffer *out, const char *name, size_t length)
+{
+	writer *w = context;
+	return out == &w->line && put_entity(w, name, length);
+}
+
 /* ---------------------------------------------------------------- frames */
 
 static void put_fill(writer *w, uint32_t color)
@@ -857,11 +864,11 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 		put(w, "</g>\n");
 	put(w, "</g>\n");
 	if (o->view_nodes > 0 && w->self_delta == NULL && !o->flamechart) {
-		put(w, "<metadata id=\"fg-data\"><![CDATA[");
+		put(w, "<metadata id=\"fg-data\">");
 		if (fg_view_data_write(&w->line, w->tree, (size_t)o->view_nodes, w->root_count,
-				       threshold, o->factor) != 0)
+				       threshold, o->factor, view_data_entity, w) != 0)
 			return fg_fail(err, FG_ENOMEM, "out of memory");
-		put(w, "]]></metadata>\n");
+		put(w, "</metadata>\n");
 	}
 	put(w, "<script><![CDATA[\n");
 	put_bytes(w, fg_viewer_js, fg_viewer_js_length);

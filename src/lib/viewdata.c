@@ -5,11 +5,12 @@
  * their titles only inclusive counts: not enough for a function table, a
  * function view or a zoom that reveals narrow frames, all of which must be
  * exact to the sample. So the writer adds the tree itself, as text inside
- * one <metadata> element (docs/svg-contract.md, "View data"):
+ * one <metadata> element (docs/svg-contract.md, "View data"), as XML text,
+ * where a name that the SVG declares as an entity is a reference to it:
  *
  *   fg-data 1 nodes=K names=M total=T minwidth=W factor=F other=O
  *   NAME 1                       (the names, most used first, one a line,
- *   NAME 2                        escaped: \\ \n \r \>; name 0 is the root)
+ *   NAME 2                        escaped: \\ \n \r, then XML; name 0 is the root)
  *   ...
  *   TREE                         (one line)
  *
@@ -141,8 +142,8 @@ static void put_count(fg_buffer *out, char prefix, fg_count c)
 	fg_buffer_append(out, text, n + 1);
 }
 
-/* A name on its own line: cleaned, with \ newline CR and > escaped (the
- * data sits in a CDATA section, which "]]>" would end). */
+/* A name on its own line: cleaned, with \ newline and CR escaped (a name
+ * is one line), then escaped for XML. */
 static void put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
 {
 	scratch->length = 0;
@@ -150,15 +151,14 @@ static void put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size
 	size_t run = 0;
 	for (size_t i = 0; i < scratch->length; i++) {
 		char c = scratch->data[i];
-		const char *escape = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
-				     : c == '>' ? "\\>" : NULL;
+		const char *escape = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
 		if (escape == NULL)
 			continue;
-		fg_buffer_append(out, scratch->data + run, i - run);
+		fg_text_escape(out, scratch->data + run, i - run);
 		fg_buffer_append_str(out, escape);
 		run = i + 1;
 	}
-	fg_buffer_append(out, scratch->data + run, scratch->length - run);
+	fg_text_escape(out, scratch->data + run, scratch->length - run);
 	fg_buffer_append(out, "\n", 1);
 }
 
@@ -171,7 +171,8 @@ static const char *shown_name(const fg_tree *t, fg_node_id n, size_t *length)
 }
 
 int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count total,
-		       double threshold, double factor)
+		       double threshold, double factor, fg_view_data_entity entity,
+		       void *entity_context)
 {
 	visit *nodes = NULL;
 	size_t count = 0;
@@ -233,8 +234,12 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 	fg_count_format(other_all, number);
 	fg_buffer_append_str(out, number);
 	fg_buffer_append_str(out, "\nall\n");
-	for (size_t i = 0; i < name_count; i++)
-		put_name(out, &scratch, sorted[i]->stack, sorted[i]->stack_length);
+	for (size_t i = 0; i < name_count; i++) {
+		if (entity != NULL && entity(entity_context, out, sorted[i]->stack, sorted[i]->stack_length))
+			fg_buffer_append(out, "\n", 1);
+		else
+			put_name(out, &scratch, sorted[i]->stack, sorted[i]->stack_length);
+	}
 
 	uint32_t previous_depth = 0;
 	for (size_t i = 0; i < count; i++) {

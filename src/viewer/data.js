@@ -301,6 +301,25 @@ function compareNames(a, b) {
 	return a.length - b.length;
 }
 
+/* Each name's position in bytewise order, computed once. */
+var nameRank = null;
+function rankOf(names) {
+	if (!nameRank || nameRank.length !== names.length) {
+		var ids = [];
+		for (var q = 0; q < names.length; q++) {
+			ids.push(q);
+		}
+		ids.sort(function (a, b) {
+			return compareNames(names[a], names[b]);
+		});
+		nameRank = new Int32Array(names.length);
+		for (q = 0; q < ids.length; q++) {
+			nameRank[ids[q]] = q;
+		}
+	}
+	return nameRank;
+}
+
 /* Children of node q in drawing order: by name, or heaviest first. */
 function sortedKids(t, q, byWeight, names) {
 	var key = byWeight ? 'w' : 'n';
@@ -311,9 +330,9 @@ function sortedKids(t, q, byWeight, names) {
 	var kids = t.kids[q];
 	if (!t.sortedDone[q]) {
 		t.sortedDone[q] = 1;
+		var rank = rankOf(names);
 		kids.sort(function (a, b) {
-			return (byWeight ? t.total[b] - t.total[a] : 0) ||
-				compareNames(names[t.name[a]], names[t.name[b]]);
+			return (byWeight ? t.total[b] - t.total[a] : 0) || rank[t.name[a]] - rank[t.name[b]];
 		});
 	}
 	return kids;

@@ -184,4 +184,12 @@ document.addEventListener('keydown', function (e) {
 		openTable();
 	}
 })();
+
+/* The view data is decoded when the page is idle, so that the first view
+ * opened does not wait for it. */
+if (document.getElementById('fg-data')) {
+	(window.requestIdleCallback || window.setTimeout)(function () {
+		currentBase();
+	});
+}
 })();

@@ -96,13 +96,9 @@ function escapeXml(s) {
 	return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/* "NAME (N COUNTNAME, P%)" as the writer's titles: N is the count times
- * --factor, P its share of the whole graph. */
-function titleOf(name, n, d) {
-	var shown = Math.round(n * d.factor);
-	return name + ' (' + formatCount(shown) + ' ' + countName + ', ' +
-		pct(shown, d.span * d.factor) + ')';
-}
+/* Titles are "NAME (N COUNTNAME, P%)" as the writer's: N is the count
+ * times --factor, P its share of the whole graph. */
+var countMarkup = escapeXml(countName);
 
 /* Lays out one section: the path from the root to the zoomed node, full
  * width, then the zoomed node's subtree scaled to the width. Returns the
@@ -146,15 +142,26 @@ function layoutSection(t, z, byWeight, d, minPx) {
 	return {frames: out, depth: maxDepth};
 }
 
+/* Per name id: the escaped name and its fill, computed once. */
+var nameMarkup = [];
+var nameFill = [];
+
 function frameMarkup(parts, t, f, y, d, section) {
-	var name = f[0] === 0 && t.name[0] === 0 ? 'all' : d.names[t.name[f[0]]];
-	var n = f[0] === 0 && t.name[0] === 0 ? d.span : t.total[f[0]];
-	var fill = searchRe && f[0] !== 0 && searchRe.test(name) ? SEARCH_FILL : fillOf(name);
+	var isRoot = f[0] === 0 && t.name[0] === 0;
+	var id = isRoot ? -1 : t.name[f[0]];
+	var name = isRoot ? 'all' : d.names[id];
+	var n = isRoot ? d.span : t.total[f[0]];
+	if (!isRoot && nameFill[id] === undefined) {
+		nameFill[id] = fillOf(name);
+		nameMarkup[id] = escapeXml(name);
+	}
+	var fill = isRoot ? fillOf(name) : searchRe && searchRe.test(name) ? SEARCH_FILL : nameFill[id];
+	var shown = Math.round(n * d.factor);
 	var x = Math.round(f[2] * 10) / 10;
 	var w = Math.round((f[2] + f[3]) * 10) / 10 - x;
-	parts.push('<g', f[4] ? ' class="parent"' : '', '><title>', escapeXml(titleOf(name, n, d)),
-		'</title><rect x="', fmt(x), '" y="', fmt(y), '" width="', fmt(w), '" height="',
-		fmt(frameHeight - 1), '" fill="', fill, '"/>');
+	parts.push('<g', f[4] ? ' class="parent"' : '', '><title>', isRoot ? name : nameMarkup[id], ' (',
+		formatCount(shown), ' ', countMarkup, ', ', pct(shown, d.span * d.factor), ')</title><rect height="', fmt(frameHeight - 1), '" x="', fmt(x), '" y="', fmt(y),
+		'" width="', fmt(w), '" fill="', fill, '"/>');
 	var label = f[3] >= 3 * charWidth ? estimateLabel(name, f[3]) : '';
 	if (label !== '') {
 		parts.push('<text x="', fmt(x + 3), '" y="', fmt(y + (frameHeight - 1) / 2 + 3), '">',

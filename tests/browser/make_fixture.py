@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make_fixture.py - a throwaway stand-in for fg-render, for the browser tests.
 
-Writes an SVG that follows docs/svg-contract.md (with src/viewer/viewer.js
+Writes an SVG that follows docs/svg-contract.md (with src/viewer/*.js
 and viewer.css embedded the way src/tools/embed.c minifies them) from a
 folded file. Geometry follows flamegraph.pl (ORIGINAL.md 1.6): xpad 10,
 width per sample (W - 20) / total, siblings sorted by name, self samples
