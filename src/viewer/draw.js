@@ -331,16 +331,34 @@ function fitText(s, avail) {
 		return lo > 0 ? s.slice(0, lo) + '..' : '';
 	} catch (e) {
 		/* No layout (e.g. display:none document): estimate like the server. */
-		var chars = Math.floor((avail + 4) / charWidth);
-		if (s.length <= chars) {
-			return s;
-		}
-		chars -= 2;
-		if (chars > 0 && isHighSurrogate(s, chars - 1)) {
-			chars--;
-		}
-		return chars > 0 ? s.slice(0, chars) + '..' : '';
+		return estimateLabel(s, avail + 4);
 	}
+}
+
+/* The writer's label rule for a box w px wide: as many characters as fit
+ * at fontWidth each, cut with "..". */
+function estimateLabel(name, w) {
+	var chars = Math.floor(w / charWidth);
+	if (name.length <= chars) {
+		return name;
+	}
+	chars -= 2;
+	if (chars > 0 && isHighSurrogate(name, chars - 1)) {
+		chars--;
+	}
+	return chars > 0 ? name.slice(0, chars) + '..' : '';
+}
+
+/* The index (in map) of node or of its nearest ancestor below stop, or -1:
+ * which frame an event happened on. */
+function indexedAncestor(node, stop, map) {
+	for (; node && node !== stop; node = node.parentNode) {
+		var k = map.get(node);
+		if (k !== undefined) {
+			return k;
+		}
+	}
+	return -1;
 }
 
 /* Width of s drawn in the labels' (and the details line's) font. */
@@ -736,7 +754,8 @@ var DETAILS_NAME = 20;
 function detailsText(f, room) {
 	var name = names[f];
 	var info = titles[f].slice(name.length);
-	var selfPart = ' | self: ' + formatCount(self[f]) + ' ' + countName + ' (' + pct(self[f], total) + ')';
+	var own = exactSelf(f);
+	var selfPart = ' | self: ' + formatCount(own) + ' ' + countName + ' (' + pct(own, total) + ')';
 	var share = zoomed >= 0 && inZoom(f) ? ' | ' + pct(count[f], count[zoomed]) + ' of zoom' : '';
 	var prefix = nameType + ' ';
 	var line = prefix + name + info + selfPart + share;

@@ -10,13 +10,7 @@
  */
 
 function frameOf(node) {
-	for (; node && node !== framesGroup; node = node.parentNode) {
-		var f = indexOf.get(node);
-		if (f !== undefined) {
-			return f;
-		}
-	}
-	return -1;
+	return indexedAncestor(node, framesGroup, indexOf);
 }
 
 framesGroup.addEventListener('mouseover', function (e) {

@@ -171,19 +171,6 @@ function frameMarkup(parts, t, f, y, d, section) {
 	viewFrames.push([t, f[0], section, f[4]]);
 }
 
-/* The writer's label rule: as many characters as fit at fontWidth each. */
-function estimateLabel(name, w) {
-	var chars = Math.floor(w / charWidth);
-	if (name.length <= chars) {
-		return name;
-	}
-	chars -= 2;
-	if (chars > 0 && isHighSurrogate(name, chars - 1)) {
-		chars--;
-	}
-	return chars > 0 ? name.slice(0, chars) + '..' : '';
-}
-
 function ensureViewLayer() {
 	if (viewGroup) {
 		return;
@@ -222,13 +209,7 @@ function ensureViewLayer() {
 }
 
 function viewFrameOf(node) {
-	for (; node && node !== viewGroup; node = node.parentNode) {
-		var k = viewIndex.get(node);
-		if (k !== undefined) {
-			return k;
-		}
-	}
-	return -1;
+	return indexedAncestor(node, viewGroup, viewIndex);
 }
 
 function viewName(k) {
@@ -497,16 +478,9 @@ function viewBack() {
 	return false;
 }
 
-/* A zoom on the writer's frame f reveals: when the view data holds frames
- * under f that --minwidth left out and that the zoom makes wide enough,
- * the zoom is drawn here instead. Returns whether it was. */
-function revealZoom(f) {
-	var d = loadData();
-	if (!d || viewWanted()) {
-		return false;
-	}
-	var base = currentBase();
-	/* the base node of f: its path of names from the root */
+/* The node of base tree `base` that the writer's frame f draws (its path
+ * of names from the root), or -1. */
+function frameNode(d, base, f) {
 	var path = [];
 	for (var a = f; a >= 0 && parent[a] >= 0; a = parent[a]) {
 		path.push(names[a]);
@@ -517,6 +491,32 @@ function revealZoom(f) {
 		var c = nm === undefined ? undefined : base.index.get(node * 1048576 + nm);
 		node = c === undefined ? -1 : c;
 	}
+	return node;
+}
+
+/* The own samples of the writer's frame f: exact from the view data once it
+ * is decoded (the drawn frames miss children narrower than --minwidth),
+ * else what the drawn frames say. */
+function exactSelf(f) {
+	if (viewData && viewCache.base && view.hide === null && !view.rec) {
+		var node = frameNode(viewData, viewCache.base, f);
+		if (node >= 0) {
+			return viewCache.base.self[node] * viewData.factor;
+		}
+	}
+	return self[f];
+}
+
+/* A zoom on the writer's frame f reveals: when the view data holds frames
+ * under f that --minwidth left out and that the zoom makes wide enough,
+ * the zoom is drawn here instead. Returns whether it was. */
+function revealZoom(f) {
+	var d = loadData();
+	if (!d || viewWanted()) {
+		return false;
+	}
+	var base = currentBase();
+	var node = frameNode(d, base, f);
 	if (node <= 0) {
 		return false;
 	}
