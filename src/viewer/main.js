@@ -3,7 +3,7 @@
  * the viewer's files (it closes the closure state.js opens).
  *
  * Keys (plain, no Ctrl/Alt): / F3 search, n N next/previous match, arrows
- * move the focus, Enter zooms, Esc goes back (table, zoom, function view),
+ * move the focus (in a drawn view too), Enter zooms, Esc goes back (table, zoom, function view),
  * t the function table, f the function view of the focused or hovered
  * frame, h hide frames by regex, r collapse recursion, w order by weight.
  * Shift-click on a frame opens its function view.
@@ -61,6 +61,9 @@ var viewHovered = -1;
 function functionUnderPointer() {
 	if (viewShown && viewHovered >= 0 && viewHovered < viewFrames.length) {
 		return viewName(viewHovered);
+	}
+	if (viewShown && viewFocus >= 0 && viewFocus < viewFrames.length) {
+		return viewName(viewFocus);
 	}
 	if (!viewShown && detailsFrame >= 0) {
 		return names[detailsFrame];
@@ -120,9 +123,13 @@ document.addEventListener('keydown', function (e) {
 		gotoMatch(1);
 	} else if (key === 'N') {
 		gotoMatch(-1);
+	} else if ((key === 'ArrowUp' || key === 'ArrowDown' || key === 'ArrowLeft' || key === 'ArrowRight') && viewShown) {
+		moveViewFocus(key);
 	} else if (key === 'ArrowUp' || key === 'ArrowDown' || key === 'ArrowLeft' || key === 'ArrowRight') {
 		moveFocus(key);
-	} else if (key === 'Enter' && focused >= 0 && visible(focused)) {
+	} else if (key === 'Enter' && viewShown && viewFocus >= 0) {
+		zoomViewFocus();
+	} else if (key === 'Enter' && !viewShown && focused >= 0 && visible(focused)) {
 		zoomTo(focused);
 		setFocus(focused, true);
 	} else {

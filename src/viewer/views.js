@@ -168,7 +168,7 @@ function frameMarkup(parts, t, f, y, d, section) {
 			escapeXml(label), '</text>');
 	}
 	parts.push('</g>');
-	viewFrames.push([t, f[0], section, f[4]]);
+	viewFrames.push([t, f[0], section, f[4], x, y, w]);
 }
 
 function ensureViewLayer() {
@@ -352,6 +352,75 @@ function setViewMarkup(markup) {
 	var kids = viewGroup.children;
 	for (var q = 0; q < kids.length; q++) {
 		viewIndex.set(kids[q], q);
+	}
+	viewFocus = -1;
+}
+
+/* ---- keyboard focus in a drawn view: by geometry, as the eye moves ---- */
+
+var viewFocus = -1;
+
+function setViewFocus(k) {
+	var kids = viewGroup.children;
+	if (viewFocus >= 0 && kids[viewFocus]) {
+		kids[viewFocus].classList.remove('focus');
+	}
+	viewFocus = k;
+	if (k >= 0 && kids[k]) {
+		kids[k].classList.add('focus');
+		setText(detailsEl, nameType + ' ' + viewTitle(k));
+	}
+}
+
+/* Left/Right: the nearest frame of the same row; Up/Down: the frame of the
+ * row above/below under the focused frame's left part. */
+function moveViewFocus(key) {
+	if (viewFocus < 0 || viewFocus >= viewFrames.length) {
+		for (var q = 0; q < viewFrames.length && viewFrames[q][3]; q++) {
+			/* skip faded ancestors: start at the zoomed frame */
+		}
+		setViewFocus(q < viewFrames.length ? q : viewFrames.length - 1);
+		return;
+	}
+	var f = viewFrames[viewFocus];
+	var best = -1;
+	var bestScore = Infinity;
+	for (var k = 0; k < viewFrames.length; k++) {
+		var g = viewFrames[k];
+		var score = Infinity;
+		if (key === 'ArrowLeft' || key === 'ArrowRight') {
+			var dx = key === 'ArrowLeft' ? f[4] - g[4] : g[4] - f[4];
+			if (g[5] === f[5] && dx > 0) {
+				score = dx;
+			}
+		} else {
+			var dy = key === 'ArrowUp' ? f[5] - g[5] : g[5] - f[5];
+			if (Math.abs(dy - frameHeight) < 0.5 && g[4] < f[4] + f[6] && g[4] + g[6] > f[4]) {
+				score = Math.max(g[4], f[4]) - f[4];
+			}
+		}
+		if (score < bestScore) {
+			bestScore = score;
+			best = k;
+		}
+	}
+	if (best >= 0) {
+		setViewFocus(best);
+	}
+}
+
+/* Enter on the focused frame: zoom to it, and keep the focus on it. */
+function zoomViewFocus() {
+	if (viewFocus < 0 || viewFocus >= viewFrames.length) {
+		return;
+	}
+	var f = viewFrames[viewFocus];
+	zoomView(viewFocus);
+	for (var k = 0; viewShown && k < viewFrames.length; k++) {
+		if (viewFrames[k][0] === f[0] && viewFrames[k][1] === f[1]) {
+			setViewFocus(k);
+			break;
+		}
 	}
 }
 

@@ -325,7 +325,7 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
-		test('keyboard: t opens the table, Tab and Enter open a function view, Esc returns', async () => {
+		test('keyboard: t opens the table, Tab and Enter open a function view, arrows and Enter zoom in it, Esc returns', async () => {
 			await withPage(svg.url, async (page) => {
 				await page.keyboard.press('t');
 				for (let k = 0; k < 4; k++) await page.keyboard.press('Tab');
@@ -334,6 +334,23 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 				assert.ok(name, 'a row has the focus');
 				await page.keyboard.press('Enter');
 				assert.equal(new URL(await pageUrl(page)).searchParams.get('fn'), name);
+				// arrows move a focus over the drawn frames, Enter zooms to it
+				const focused = () => page.evaluate(() => {
+					const g = document.querySelector('#fg-view > .focus');
+					return g && { title: g.querySelector('title').textContent, width: Number(g.querySelector('rect').getAttribute('width')) };
+				});
+				await page.keyboard.press('ArrowRight');
+				const start = await focused();
+				assert.ok(start && start.title.startsWith(`${name} (`), `the focus starts on ${name}`);
+				await page.keyboard.press('ArrowUp');
+				const callee = await focused();
+				assert.ok(callee && callee.title !== start.title, 'Up moves to a callee');
+				assert.match(await page.textContent('#details'), new RegExp(`${callee.title.replace(/[()]/g, '\\$&')}`));
+				await page.keyboard.press('Enter');
+				const zoomed = await focused();
+				assert.equal(zoomed.title, callee.title, 'the focus stays on the zoomed frame');
+				assert.ok(Math.abs(zoomed.width - FULL) < 0.2, 'Enter zooms it to the full width');
+				await page.keyboard.press('Escape');
 				await page.keyboard.press('Escape');
 				assert.equal(await graphShown(page), true);
 			});
