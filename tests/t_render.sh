@@ -339,3 +339,28 @@ check "threads: invalid lines are reported with their own line numbers" \
 "$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null
 shuf --random-source=<(yes) "$TMP/threads.folded" | "$R" -j3 >"$TMP/shuffled-j3.svg" 2>/dev/null
 check "threads: shuffled input, -j3, same graph" cmp "$TMP/plain-j1.svg" "$TMP/shuffled-j3.svg"
+
+# --- view data (docs/svg-contract.md, "View data") -------------------------------
+printf 'main;a;b 5\nmain;a 3\nmain;c 2\n 4\n' >"$TMP/view.folded"
+view_data() { sed -n '/<metadata id="fg-data">/,/<\/metadata>/p' "$1" | sed 's/<[^>]*>//g'; }
+"$R" "$TMP/view.folded" >"$TMP/view.svg" 2>/dev/null
+check_eq "view data: the tree in pre-order, own samples, climbs" "0:4,4,1:3,2:5))3:2" \
+	"$(view_data "$TMP/view.svg" | sed -n '7p')"
+check_eq "view data: names most used first, then in byte order" "all a b c main" \
+	"$(view_data "$TMP/view.svg" | sed -n '2,6p' | tr '\n' ' ' | sed 's/ $//')"
+check "view data: the header" sh -c "view=\$(sed -n 's/.*<metadata id=\"fg-data\">//p' '$TMP/view.svg'); \
+	echo \"\$view\" | grep -q '^fg-data 1 nodes=5 names=5 total=14 minwidth=[0-9.e-]* factor=1 other=0\$'"
+"$R" --view-nodes 3 "$TMP/view.folded" >"$TMP/view3.svg" 2>/dev/null
+check_eq "view data: past the budget, left-out subtrees are their parent's exact other" "0:4,2!2,1:3!5" \
+	"$(view_data "$TMP/view3.svg" | tail -n 2 | head -n 1)"
+check "view data: the header counts what was left out" grep -q 'nodes=3 names=3 total=14 .* other=7$' "$TMP/view3.svg"
+"$R" --view-nodes 0 "$TMP/view.folded" >"$TMP/view0.svg" 2>/dev/null
+check "view data: --view-nodes 0 writes none" sh -c "! grep -q 'id=\"fg-data\"' '$TMP/view0.svg'"
+"$R" --flamechart "$TMP/view.folded" >"$TMP/viewfc.svg" 2>/dev/null
+check "view data: none for flame charts" sh -c "! grep -q 'id=\"fg-data\"' '$TMP/viewfc.svg'"
+"$R" --view-nodes -1 "$TMP/view.folded" >/dev/null 2>&1
+check_eq "view data: a negative --view-nodes is a usage error" 1 $?
+printf 'a;x\\y<&>z 1\n' | "$R" >"$TMP/viewesc.svg" 2>/dev/null
+printf '%s\n' 'x\\y&lt;&amp;&gt;z' >"$TMP/viewesc.expected"
+check "view data: names escaped (backslash, then XML)" grep -qxF -f "$TMP/viewesc.expected" "$TMP/viewesc.svg"
+check_xml "view data: escaped names keep the SVG well-formed" "$TMP/viewesc.svg"
