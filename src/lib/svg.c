@@ -865,8 +865,11 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	put(w, "</g>\n");
 	if (o->view_nodes > 0 && w->self_delta == NULL && !o->flamechart) {
 		put(w, "<metadata id=\"fg-data\">");
+		/* Names of frames 0.1 px wide or more (their order on screen is
+		 * certain) come from the frames, unless --nameattr retitles them. */
+		double named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
 		if (fg_view_data_write(&w->line, w->tree, (size_t)o->view_nodes, w->root_count,
-				       threshold, o->factor, view_data_entity, w) != 0)
+				       threshold, named, o->factor, view_data_entity, w) != 0)
 			return fg_fail(err, FG_ENOMEM, "out of memory");
 		put(w, "</metadata>\n");
 	}

@@ -8,14 +8,16 @@
  * one <metadata> element (docs/svg-contract.md, "View data"), as XML text,
  * where a name that the SVG declares as an entity is a reference to it:
  *
- *   fg-data 1 nodes=K names=M total=T minwidth=W factor=F other=O
+ *   fg-data 1 nodes=K names=M total=T minwidth=W factor=F other=O [named=D]
  *   NAME 1                       (the names, most used first, one a line,
  *   NAME 2                        escaped: \\ \n \r, then XML; name 0 is the root)
  *   ...
  *   TREE                         (one line)
  *
  * TREE lists the nodes in pre-order. A node is its name number in base 36,
- * then ":SELF" when it has own samples and "!OTHER" when children were left
+ * (left out for a frame the SVG draws at least NAMED wide: the viewer reads
+ * that name from the frame, the n-th drawn child of a drawn node being its
+ * n-th drawn frame from the left), then ":SELF" when it has own samples and "!OTHER" when children were left
  * out, and then what comes next: "," when the next node is its child, else
  * one ")" per level to climb first (")" = a sibling). Counts are exact
  * decimals. Frequent names get short numbers, and most nodes have no own
@@ -171,7 +173,7 @@ static const char *shown_name(const fg_tree *t, fg_node_id n, size_t *length)
 }
 
 int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count total,
-		       double threshold, double factor, fg_view_data_entity entity,
+		       double threshold, double named, double factor, fg_view_data_entity entity,
 		       void *entity_context)
 {
 	visit *nodes = NULL;
@@ -187,6 +189,18 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 	if ((kept = malloc(count)) == NULL || choose(t, nodes, count, budget ? budget : 1, kept) != 0)
 		goto done;
 
+	/* The names of drawn frames at least `named` wide are left out: the
+	 * viewer reads them from the frames. Only when every drawn frame is
+	 * kept and counts are whole (so that both sides agree on which nodes
+	 * are drawn: total >= threshold). */
+	bool omit = named >= threshold && named == named;
+	for (size_t i = 0; i < count && omit; i++) {
+		fg_count c = tree_total(t, nodes[i].node);
+		if (c.frac != 0 || (!kept[i] && fg_count_to_double(c) >= threshold))
+			omit = false;
+	}
+#define OMITTED(i) (omit && (i) > 0 && fg_count_to_double(tree_total(t, nodes[i].node)) >= named)
+
 	/* Names by use, most used first (ties in byte order: the sorted table
 	 * is in byte order and the sort below keeps it by its position). */
 	if ((names = fg_stacks_new()) == NULL)
@@ -196,7 +210,7 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 		if (!kept[i])
 			continue;
 		kept_count++;
-		if (i == 0)
+		if (i == 0 || OMITTED(i))
 			continue;
 		size_t length;
 		const char *name = shown_name(t, nodes[i].node, &length);
@@ -233,6 +247,10 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 	fg_buffer_append_str(out, real);
 	fg_count_format(other_all, number);
 	fg_buffer_append_str(out, number);
+	if (omit) {
+		snprintf(real, sizeof(real), " named=%.17g", named);
+		fg_buffer_append_str(out, real);
+	}
 	fg_buffer_append_str(out, "\nall\n");
 	for (size_t i = 0; i < name_count; i++) {
 		if (entity != NULL && entity(entity_context, out, sorted[i]->stack, sorted[i]->stack_length))
@@ -255,12 +273,13 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 		}
 		previous_depth = nodes[i].depth;
 		uint64_t id = 0;
-		if (i > 0) {
+		if (i > 0 && !OMITTED(i)) {
 			size_t length;
 			const char *name = shown_name(t, n, &length);
 			id = fg_stacks_find(names, name, length)->count[1].whole;
 		}
-		put_base36(out, id);
+		if (!OMITTED(i))
+			put_base36(out, id);
 		fg_count children = {0, 0};
 		for (fg_node_id c = tree_first_child(t, n); c != FG_NODE_NONE; c = tree_next_sibling(t, c))
 			fg_count_add_inline(&children, tree_total(t, c));

@@ -27,11 +27,13 @@ typedef bool (*fg_view_data_entity)(void *context, fg_buffer *out, const char *n
  * lightest nodes are left out and their counts are written as their
  * parent's exact "other" remainder. `total` is what the root spans (the
  * sum, or a larger --total); `threshold` the narrowest drawn frame in
- * counts (--minwidth). Names that have an entity (entity, when not NULL)
+ * counts (--minwidth); nodes at least `named` wide (in counts; NAN: none)
+ * have their name left out, for the viewer to read it from the drawn
+ * frame. Names that have an entity (entity, when not NULL)
  * are written as references to it. Returns 0 or FG_ENOMEM.
  */
 int fg_view_data_write(fg_buffer *out, const fg_tree *tree, size_t budget, fg_count total,
-		       double threshold, double factor, fg_view_data_entity entity,
+		       double threshold, double named, double factor, fg_view_data_entity entity,
 		       void *entity_context);
 
 #endif

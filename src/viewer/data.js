@@ -49,12 +49,12 @@ function loadData() {
 	}
 	var nameCount = parseInt(header.names, 10);
 	var n = parseInt(header.nodes, 10);
-	var names = new Array(nameCount);
+	var dataNames = new Array(nameCount);
 	var nameIndex = new Map();
 	for (q = 0; q < nameCount; q++) {
-		names[q] = unescapeName(lines[1 + q] || '');
-		if (q > 0 && !nameIndex.has(names[q])) {
-			nameIndex.set(names[q], q);
+		dataNames[q] = unescapeName(lines[1 + q] || '');
+		if (q > 0 && !nameIndex.has(dataNames[q])) {
+			nameIndex.set(dataNames[q], q);
 		}
 	}
 	var tree = lines[1 + nameCount] || '';
@@ -70,7 +70,7 @@ function loadData() {
 		while (at < len && isBase36(tree.charCodeAt(at))) {
 			at++;
 		}
-		nameId[i] = parseInt(tree.slice(start, at), 36) || 0;
+		nameId[i] = at > start ? parseInt(tree.slice(start, at), 36) || 0 : -1;
 		parentOf[i] = path.length ? path[path.length - 1] : -1;
 		while (at < len && (tree[at] === ':' || tree[at] === '!')) {
 			var kind = tree[at++];
@@ -103,15 +103,63 @@ function loadData() {
 	for (i = n - 1; i > 0; i--) {
 		totalOf[parentOf[i]] += totalOf[i];
 	}
+	var minwidth = parseFloat(header.minwidth) || 0;
+	if (header.named !== undefined) {
+		nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameIndex);
+	}
 	viewData = {
-		names: names, nameIndex: nameIndex, n: n, nameId: nameId, parent: parentOf,
+		names: dataNames, nameIndex: nameIndex, n: n, nameId: nameId, parent: parentOf,
 		self: selfOf, other: otherOf, total: totalOf,
 		span: parseFloat(header.total) || totalOf[0],
-		minwidth: parseFloat(header.minwidth) || 0,
+		minwidth: minwidth,
 		factor: parseFloat(header.factor) || 1,
 		otherAll: parseFloat(header.other) || 0
 	};
 	return viewData;
+}
+
+/* Names the writer left out (header "named"): a node without a name is
+ * drawn, and the n-th drawn child of a drawn node (total >= minwidth) is
+ * the n-th drawn frame from the left above the parent's frame. */
+function nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameIndex) {
+	var kids = new Array(n);
+	var q;
+	for (q = 1; q < n; q++) {
+		if (totalOf[q] >= minwidth) {
+			var p = parentOf[q];
+			(kids[p] || (kids[p] = [])).push(q);
+		}
+	}
+	function idOf(s) {
+		var id = nameIndex.get(s);
+		if (id === undefined) {
+			id = dataNames.length;
+			dataNames.push(s);
+			nameIndex.set(s, id);
+		}
+		return id;
+	}
+	var stack = root >= 0 ? [0, root] : [];
+	while (stack.length) {
+		var f = stack.pop();
+		var node = stack.pop();
+		var dk = kids[node] || [];
+		var fk = childrenOf(f);
+		for (q = 0; q < dk.length; q++) {
+			var g = q < fk.length ? fk[q] : -1;
+			if (nameId[dk[q]] < 0) {
+				nameId[dk[q]] = idOf(g >= 0 ? names[g] : '?');
+			}
+			if (g >= 0) {
+				stack.push(dk[q], g);
+			}
+		}
+	}
+	for (q = 1; q < n; q++) {
+		if (nameId[q] < 0) {
+			nameId[q] = idOf('?');
+		}
+	}
 }
 
 /* An empty derived tree whose root is named by name id rootName. */
