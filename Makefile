@@ -28,7 +28,11 @@ LIB_OBJ   := $(LIB_SRC:src/lib/%.c=$(B)/lib/%.o) $(B)/lib/viewer_assets.o
 PIC_OBJ   := $(LIB_OBJ:$(B)/lib/%.o=$(B)/pic/%.o)
 CLI_OBJ   := $(B)/prog/cli.o
 PROGRAMS  := $(patsubst src/prog/%.c,$(B)/%,$(sort $(wildcard src/prog/fg-*.c)))
-VIEWER    := src/viewer/viewer.css src/viewer/viewer.js
+# The viewer's script: one file per job, joined in this order (state.js opens
+# the closure that main.js closes; see the top of state.js).
+VIEWER_JS := src/viewer/state.js src/viewer/draw.js src/viewer/search.js src/viewer/data.js \
+	     src/viewer/views.js src/viewer/table.js src/viewer/main.js
+VIEWER    := src/viewer/viewer.css $(VIEWER_JS)
 
 .PHONY: all clean check check-asan bench fuzz install uninstall help example
 all: $(B)/libfolded.a $(B)/libfolded.so $(PROGRAMS)
@@ -76,7 +80,7 @@ $(B)/pic/viewer_assets.o: $(B)/lib/viewer_assets.c | $(B)/pic
 $(B)/tools/embed: src/tools/embed.c | $(B)/tools
 	$(CC) $(CSTD) $(WARN) -O2 $< -o $@
 $(B)/lib/viewer_assets.c: $(B)/tools/embed $(VIEWER) | $(B)/lib
-	$(B)/tools/embed fg_viewer_css src/viewer/viewer.css fg_viewer_js src/viewer/viewer.js > $@.tmp && mv $@.tmp $@
+	$(B)/tools/embed -n fg_viewer_css src/viewer/viewer.css -n fg_viewer_js $(VIEWER_JS) > $@.tmp && mv $@.tmp $@
 
 $(B)/libfolded.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^

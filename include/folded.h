@@ -419,6 +419,11 @@ typedef struct fg_graph_options {
 	bool diff_union;          /* widths from max(BEFORE, AFTER): vanished frames stay visible */
 	double diff_threshold;    /* |self change| below this % of the total counts as none */
 	unsigned threads;         /* fg_graph_read: 0 = one per CPU; the SVG is the same for any */
+	/* The view data (the whole tree, for the viewer's function table and
+	 * views; docs/svg-contract.md): at most this many nodes, the lightest
+	 * past it folded into an exact "other" remainder; 0 writes none.
+	 * Default 100000. Not written for differential graphs and flame charts. */
+	int view_nodes;
 } fg_graph_options;
 
 void fg_graph_options_init(fg_graph_options *options);

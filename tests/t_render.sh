@@ -339,3 +339,35 @@ check "threads: invalid lines are reported with their own line numbers" \
 "$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null
 shuf --random-source=<(yes) "$TMP/threads.folded" | "$R" -j3 >"$TMP/shuffled-j3.svg" 2>/dev/null
 check "threads: shuffled input, -j3, same graph" cmp "$TMP/plain-j1.svg" "$TMP/shuffled-j3.svg"
+
+# --- view data (docs/svg-contract.md, "View data") -------------------------------
+printf 'main;a;b 5\nmain;a 3\nmain;c 2\n 4\n' >"$TMP/view.folded"
+view_data() { sed -n '/<metadata id="fg-data">/,/<\/metadata>/p' "$1" | sed 's/<[^>]*>//g'; }
+"$R" "$TMP/view.folded" >"$TMP/view.svg" 2>/dev/null
+check_eq "view data: the tree in pre-order, own samples, climbs; drawn frames' names left out" \
+	"0:4,,:3,:5)):2" "$(view_data "$TMP/view.svg" | sed -n '3p')"
+check "view data: the header" sh -c "view=\$(sed -n 's/.*<metadata id=\"fg-data\">//p' '$TMP/view.svg'); \
+	echo \"\$view\" | grep -q '^fg-data 1 nodes=5 names=1 total=14 minwidth=[0-9.e-]* factor=1 other=0 named=[0-9.e-]*\$'"
+"$R" --minwidth 50% "$TMP/view.folded" >"$TMP/view50.svg" 2>/dev/null
+check_eq "view data: names of frames not drawn, most used first, then in byte order" "all b c" \
+	"$(view_data "$TMP/view50.svg" | sed -n '2,4p' | tr '\n' ' ' | sed 's/ $//')"
+check_eq "view data: their numbers in the tree" "0:4,,:3,1:5))2:2" "$(view_data "$TMP/view50.svg" | sed -n '5p')"
+printf 'main\tx\n' >"$TMP/view.attr"
+"$R" --nameattr "$TMP/view.attr" "$TMP/view.folded" >"$TMP/viewattr.svg" 2>/dev/null
+check_eq "view data: every name written with --nameattr (titles may be replaced)" "0:4,4,1:3,2:5))3:2" \
+	"$(view_data "$TMP/viewattr.svg" | sed -n '7p')"
+"$R" --view-nodes 3 "$TMP/view.folded" >"$TMP/view3.svg" 2>/dev/null
+check_eq "view data: past the budget, left-out subtrees are their parent's exact other" "0:4,2!2,1:3!5" \
+	"$(view_data "$TMP/view3.svg" | tail -n 2 | head -n 1)"
+check "view data: names all written when drawn frames were left out" sh -c "! grep -q 'named=' '$TMP/view3.svg'"
+check "view data: the header counts what was left out" grep -q 'nodes=3 names=3 total=14 .* other=7$' "$TMP/view3.svg"
+"$R" --view-nodes 0 "$TMP/view.folded" >"$TMP/view0.svg" 2>/dev/null
+check "view data: --view-nodes 0 writes none" sh -c "! grep -q 'id=\"fg-data\"' '$TMP/view0.svg'"
+"$R" --flamechart "$TMP/view.folded" >"$TMP/viewfc.svg" 2>/dev/null
+check "view data: none for flame charts" sh -c "! grep -q 'id=\"fg-data\"' '$TMP/viewfc.svg'"
+"$R" --view-nodes -1 "$TMP/view.folded" >/dev/null 2>&1
+check_eq "view data: a negative --view-nodes is a usage error" 1 $?
+printf 'a;x\\y<&>z 1\nb 100000\n' | "$R" >"$TMP/viewesc.svg" 2>/dev/null
+printf '%s\n' 'x\\y&lt;&amp;&gt;z' >"$TMP/viewesc.expected"
+check "view data: names escaped (backslash, then XML)" grep -qxF -f "$TMP/viewesc.expected" "$TMP/viewesc.svg"
+check_xml "view data: escaped names keep the SVG well-formed" "$TMP/viewesc.svg"

@@ -1,6 +1,7 @@
 # Every case of ../shared/reference/render: same frames as flamegraph.pl's
 # SVG (tools/svgframes --compare), well-formed XML, and in total at most
-# half the reference's bytes.
+# 0.6 of the reference's bytes (issue 14's budget: the view data and the
+# views' code added about 0.1 to the 0.49 before them).
 . "$(dirname "$0")/lib.sh"
 
 R=$REFERENCE/render
@@ -27,8 +28,8 @@ while IFS=$'\t' read -r name input options; do
 	theirs=$((theirs + $(wc -c <"$R/expected/$name.svg")))
 done <"$R/cases.tsv"
 ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.3f", a / b }')
-if awk -v a="$ours" -v b="$theirs" 'BEGIN { exit !(a <= b / 2) }'; then
-	pass "render reference: total bytes $ours vs $theirs (ratio $ratio <= 0.5)"
+if awk -v a="$ours" -v b="$theirs" 'BEGIN { exit !(a <= b * 0.6) }'; then
+	pass "render reference: total bytes $ours vs $theirs (ratio $ratio <= 0.6)"
 else
-	fail "render reference: total bytes $ours vs $theirs (ratio $ratio > 0.5)"
+	fail "render reference: total bytes $ours vs $theirs (ratio $ratio > 0.6)"
 fi

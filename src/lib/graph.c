@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "graph.h"
+#include "viewdata.h"
 #include "tree.h"
 #include "tree.h"
 
@@ -27,6 +28,7 @@ void fg_graph_options_init(fg_graph_options *o)
 	o->colors = "hot";
 	o->palette_map_path = "palette.map";
 	o->factor = 1;
+	o->view_nodes = FG_VIEW_NODES_DEFAULT;
 }
 
 /* How many threads fg_graph_read uses: options->threads, or the CPUs. */

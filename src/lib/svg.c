@@ -23,6 +23,7 @@
 #include "graph.h"
 #include "names.h"
 #include "tree.h"
+#include "viewdata.h"
 
 extern const char fg_viewer_css[], fg_viewer_js[];
 extern const unsigned long fg_viewer_css_length, fg_viewer_js_length;
@@ -516,6 +517,13 @@ static bool put_entity(writer *w, const char *name, size_t length)
 	return true;
 }
 
+/* The view data's names: an entity reference where the frames have one. */
+static bool view_data_entity(void *context, fg_buffer *out, const char *name, size_t length)
+{
+	writer *w = context;
+	return out == &w->line && put_entity(w, name, length);
+}
+
 /* ---------------------------------------------------------------- frames */
 
 static void put_fill(writer *w, uint32_t color)
@@ -857,7 +865,18 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	free(frames);
 	if (count > 0)
 		put(w, "</g>\n");
-	put(w, "</g>\n<script><![CDATA[\n");
+	put(w, "</g>\n");
+	if (o->view_nodes > 0 && w->self_delta == NULL && !o->flamechart) {
+		put(w, "<metadata id=\"fg-data\">");
+		/* Names of frames 0.1 px wide or more (their order on screen is
+		 * certain) come from the frames, unless --nameattr retitles them. */
+		double named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
+		if (fg_view_data_write(&w->line, w->tree, (size_t)o->view_nodes, w->root_count,
+				       threshold, named, o->factor, view_data_entity, w) != 0)
+			return fg_fail(err, FG_ENOMEM, "out of memory");
+		put(w, "</metadata>\n");
+	}
+	put(w, "<script><![CDATA[\n");
 	put_bytes(w, fg_viewer_js, fg_viewer_js_length);
 	put(w, "]]></script>\n</svg>\n");
 	if (rc == 0)

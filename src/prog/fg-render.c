@@ -48,6 +48,9 @@ static const char usage[] =
 	"  --diff-union       differential input: widths from max(BEFORE, AFTER), so\n"
 	"                     frames that vanished stay visible (see fg-render(1))\n"
 	"  --diff-threshold PCT  changes smaller than PCT% of the total are not coloured\n"
+	"  --view-nodes N     at most N nodes of view data for the function table,\n"
+	"                     function view, hide, recursion and zoom (default\n"
+	"                     100000; the rest is shown as an exact \"other\"; 0: none)\n"
 	"  --help             display this help and exit\n"
 	"  --version          display the version and exit\n"
 	"\n"
@@ -97,6 +100,7 @@ static int check_ranges(const settings *s)
 		{"--diff-threshold", g->diff_threshold, 0, 100},
 		{"--minwidth", g->min_width, 0, g->min_width_percent ? 100 : 1000000},
 		{"-j", s->jobs, 0, 1024},
+		{"--view-nodes", g->view_nodes, 0, 100000000},
 	};
 	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
 		if (ranges[i].value >= ranges[i].low && ranges[i].value <= ranges[i].high)
@@ -147,6 +151,7 @@ int main(int argc, char **argv)
 		{"encoding", 0, CLI_STRING, &g->encoding},
 		{"diff-union", 0, CLI_FLAG, &g->diff_union},
 		{"diff-threshold", 0, CLI_DOUBLE, &g->diff_threshold},
+		{"view-nodes", 0, CLI_INT, &g->view_nodes},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
 	const cli c = {"fg-render", usage, options, &s};

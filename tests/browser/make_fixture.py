@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make_fixture.py - a throwaway stand-in for fg-render, for the browser tests.
 
-Writes an SVG that follows docs/svg-contract.md (with src/viewer/viewer.js
+Writes an SVG that follows docs/svg-contract.md (with src/viewer/*.js
 and viewer.css embedded the way src/tools/embed.c minifies them) from a
 folded file. Geometry follows flamegraph.pl (ORIGINAL.md 1.6): xpad 10,
 width per sample (W - 20) / total, siblings sorted by name, self samples
@@ -24,6 +24,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FRAME_HEIGHT = 16
 FONT_SIZE = 12
 FONT_WIDTH = 0.59
+
+
+def viewer_js():
+    """The viewer's script files in the order the Makefile joins them (VIEWER_JS)."""
+    text = open(os.path.join(ROOT, "Makefile")).read().replace("\\\n", " ")
+    line = re.search(r"^VIEWER_JS\s*:=(.*)$", text, re.M).group(1)
+    return line.split()
 
 
 def minify(path):
@@ -243,7 +250,7 @@ def main():
     for fill in sorted(groups):
         out.append('<g fill="%s">\n%s\n</g>\n' % (fill, "\n".join(groups[fill])))
     out.append("</g>\n")
-    out.append("<script><![CDATA[\n" + minify(os.path.join(ROOT, "src/viewer/viewer.js")) + "]]></script>\n")
+    out.append("<script><![CDATA[\n" + "".join(minify(os.path.join(ROOT, f)) for f in viewer_js()) + "]]></script>\n")
     out.append("</svg>\n")
     sys.stdout.write("".join(out))
 

@@ -1,4 +1,4 @@
-// viewer.test.mjs - the embedded viewer (src/viewer/viewer.js) in headless
+// viewer.test.mjs - the embedded viewer (src/viewer/*.js) in headless
 // Chromium, driven the way a person uses it: mouse, keyboard, prompt, URL.
 // Run: node --test tests/browser/   (skips when Chromium or node_modules
 // is missing). Expected values come from the folded input, not the viewer.

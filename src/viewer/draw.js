@@ -1,10 +1,6 @@
 /*
- * viewer.js - the interactive part of an fg flame graph SVG.
- *
- * fg-render embeds this file verbatim (minus indentation and whole-line
- * comments) as the last child of <svg>, so it runs once with the whole DOM
- * present. docs/svg-contract.md is the DOM it expects; the configuration
- * comes from data-* attributes of the root <svg>.
+ * draw.js - the frames the writer drew: their index, labels, zoom, the
+ * details line and the keyboard focus.
  *
  * Design. At load, every frame is read once into flat arrays: name, count
  * (parsed from the <title>, so sums are exact), original geometry, depth
@@ -27,76 +23,7 @@
  * writes for the ancestors' classes and the labels in view; the browser
  * restyles nothing else. URL updates wait until after the next frame.
  *
- * Behaviour (SPEC section 4; what differs from flamegraph.pl is marked *):
- * - hover or keyboard focus: #details shows "NAMETYPE TITLE" followed by
- *   self samples* and, when zoomed, the share of the zoomed frame*.
- * - click: zoom to the frame. Ancestors get class "parent" (faded) and span
- *   the full width, frames outside the subtree are out of view, labels are
- *   re-fitted. Clicking the root or Esc or "Reset Zoom" restores the view.
- * - links (--nameattr href, the frame is an <a>): a plain click follows the
- *   link and Ctrl/Meta/Shift/middle clicks do what the browser does with a
- *   link (new tab, new window), so no mouse click on a link zooms, except
- *   Alt-click*, which zooms. (The original zoomed on Ctrl-click; SPEC says
- *   Ctrl-click must not zoom a link.) Keyboard Enter also zooms any frame.
- * - search: the Search button, Ctrl-F, F3 and "/" open a prompt (prefilled*
- *   with the active term); the term is a regular expression, or literal
- *   text when it is not a valid one*. It is matched against the frame name
- *   only*, not the " (N samples, P%)" suffix. Matches are painted magenta
- *   and #matched shows "Matched: P%" of the whole graph, each sample counted
- *   once, and the active term*. The "x" next to Search* (or an empty term)
- *   clears the search. Ctrl-I and the "ic" button toggle ignore-case.
- * - n / N and the arrow buttons next to Search*: zoom to the next/previous
- *   match in pre-order (left to right, outer frames first).
- * - keyboard focus*: arrow keys move to the parent (Down; Up when
- *   inverted), the first child (Up; Down when inverted) and the previous or
- *   next frame of the same row (Left/Right: the siblings, then the cousins);
- *   Enter zooms the focused frame. The focus is outlined (class "focus").
- * - URL: query parameters x and y (the zoomed frame's original rect x and y)
- *   and s (the search term) are kept up to date with history.replaceState
- *   and applied at load; other parameters are kept. When the browser
- *   refuses replaceState (some file:// setups), the view still works.
  */
-(function () {
-'use strict';
-
-var SVG_NS = 'http://www.w3.org/2000/svg';
-var SEARCH_FILL = 'rgb(230,0,230)';
-/* Geometry is written with 0.1 px precision: half of that is "equal". */
-var EPS = 0.05;
-var framesGroup = document.getElementById('frames');
-if (!framesGroup) {
-	return;
-}
-var svg = framesGroup.ownerSVGElement || document.documentElement;
-
-function dataAttr(name, fallback) {
-	var v = svg.getAttribute('data-' + name);
-	return v === null ? fallback : v;
-}
-function dataNumber(name, fallback) {
-	var v = parseFloat(svg.getAttribute('data-' + name));
-	return isFinite(v) ? v : fallback;
-}
-
-var nameType = dataAttr('nametype', 'Function:');
-var countName = dataAttr('countname', 'samples');
-var inverted = dataAttr('inverted', '0') === '1';
-var fontSize = dataNumber('fontsize', 12);
-var fontWidth = dataNumber('fontwidth', 0.59);
-var xpad = dataNumber('xpad', 10);
-var frameHeight = dataNumber('frameheight', 16);
-var charWidth = fontSize * fontWidth;
-var svgWidth = parseFloat(svg.getAttribute('width'));
-if (svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width > 0) {
-	svgWidth = svg.viewBox.baseVal.width;
-}
-var fullWidth = svgWidth - 2 * xpad;
-
-var detailsEl = document.getElementById('details');
-var unzoomEl = document.getElementById('unzoom');
-var searchEl = document.getElementById('search');
-var ignoreCaseEl = document.getElementById('ignorecase');
-var matchedEl = document.getElementById('matched');
 
 /* ---- the frame table -------------------------------------------------- */
 
@@ -319,28 +246,6 @@ function childrenOf(f) {
 	return out;
 }
 
-/* ---- view state ---------------------------------------------------------- */
-
-var zoomed = -1;
-var focused = -1;
-var focusShown = false;
-
-/* Numbers as written by the viewer: two decimals at most. */
-function fmt(v) {
-	return String(Math.round(v * 100) / 100);
-}
-
-function formatCount(v) {
-	var s = String(Math.round(v * 100) / 100);
-	var dot = s.indexOf('.');
-	var intPart = dot < 0 ? s : s.slice(0, dot);
-	return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (dot < 0 ? '' : s.slice(dot));
-}
-
-function pct(part, whole) {
-	return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : '0.00%';
-}
-
 /* ---- layers -------------------------------------------------------------- */
 
 /* A zoom scales #frames horizontally, and text under a scale would be
@@ -443,16 +348,34 @@ function fitText(s, avail) {
 		return lo > 0 ? s.slice(0, lo) + '..' : '';
 	} catch (e) {
 		/* No layout (e.g. display:none document): estimate like the server. */
-		var chars = Math.floor((avail + 4) / charWidth);
-		if (s.length <= chars) {
-			return s;
-		}
-		chars -= 2;
-		if (chars > 0 && isHighSurrogate(s, chars - 1)) {
-			chars--;
-		}
-		return chars > 0 ? s.slice(0, chars) + '..' : '';
+		return estimateLabel(s, avail + 4);
 	}
+}
+
+/* The writer's label rule for a box w px wide: as many characters as fit
+ * at fontWidth each, cut with "..". */
+function estimateLabel(name, w) {
+	var chars = Math.floor(w / charWidth);
+	if (name.length <= chars) {
+		return name;
+	}
+	chars -= 2;
+	if (chars > 0 && isHighSurrogate(name, chars - 1)) {
+		chars--;
+	}
+	return chars > 0 ? name.slice(0, chars) + '..' : '';
+}
+
+/* The index (in map) of node or of its nearest ancestor below stop, or -1:
+ * which frame an event happened on. */
+function indexedAncestor(node, stop, map) {
+	for (; node && node !== stop; node = node.parentNode) {
+		var k = map.get(node);
+		if (k !== undefined) {
+			return k;
+		}
+	}
+	return -1;
 }
 
 /* Width of s drawn in the labels' (and the details line's) font. */
@@ -763,56 +686,6 @@ function applyView(z) {
 	}
 }
 
-/* ---- URL ----------------------------------------------------------------- */
-
-/* history.replaceState costs milliseconds (a same-document navigation), so
- * changes are collected and written once, after the frame that shows the
- * new view (or after 200 ms where animation frames do not run, as in a
- * background tab). */
-var urlChanges = null;
-
-function flushUrl() {
-	var changes = urlChanges;
-	urlChanges = null;
-	if (!changes) {
-		return;
-	}
-	try {
-		var url = new URL(window.location.href);
-		Object.keys(changes).forEach(function (key) {
-			if (changes[key] === null) {
-				url.searchParams.delete(key);
-			} else {
-				url.searchParams.set(key, changes[key]);
-			}
-		});
-		var query = url.searchParams.toString();
-		url.search = query ? '?' + query : '';
-		if (url.href !== window.location.href) {
-			window.history.replaceState(window.history.state, '', url.href);
-		}
-	} catch (e) {
-		/* file:// in some browsers, sandboxed frames: the view still works */
-	}
-}
-
-function updateUrl(changes) {
-	if (!urlChanges) {
-		urlChanges = {};
-		try {
-			window.requestAnimationFrame(function () {
-				window.setTimeout(flushUrl, 0);
-			});
-		} catch (e) {
-			/* no animation frames: the timer below writes it */
-		}
-		window.setTimeout(flushUrl, 200);
-	}
-	Object.keys(changes).forEach(function (key) {
-		urlChanges[key] = changes[key];
-	});
-}
-
 /* ---- zoom ---------------------------------------------------------------- */
 
 function showElement(el, shown) {
@@ -832,6 +705,12 @@ function resetZoom(d) {
 	applyView(-1);
 	showElement(unzoomEl, false);
 	updateUrl({x: null, y: null});
+	/* a zoom drawn by views.js (revealing, or in a drawn view) ends too */
+	if (view.zoom[0] >= 0 || view.zoom[1] >= 0 || viewShown) {
+		view.zoom = [-1, -1];
+		view.revealFrame = -1;
+		renderView();
+	}
 }
 
 function zoomTo(f) {
@@ -840,6 +719,15 @@ function zoomTo(f) {
 	}
 	if (parent[f] < 0) {
 		resetZoom(f);
+		return;
+	}
+	if (revealZoom(f)) {
+		/* drawn by views.js: frames --minwidth left out appear */
+		if (zoomed >= 0) {
+			zoomed = -1;
+			applyView(-1);
+		}
+		updateUrl({x: xStr[f], y: yStr[f]});
 		return;
 	}
 	zoomed = f;
@@ -883,7 +771,8 @@ var DETAILS_NAME = 20;
 function detailsText(f, room) {
 	var name = names[f];
 	var info = titles[f].slice(name.length);
-	var selfPart = ' | self: ' + formatCount(self[f]) + ' ' + countName + ' (' + pct(self[f], total) + ')';
+	var own = exactSelf(f);
+	var selfPart = ' | self: ' + formatCount(own) + ' ' + countName + ' (' + pct(own, total) + ')';
 	var share = zoomed >= 0 && inZoom(f) ? ' | ' + pct(count[f], count[zoomed]) + ' of zoom' : '';
 	var prefix = nameType + ' ';
 	var line = prefix + name + info + selfPart + share;
@@ -1028,318 +917,3 @@ function moveFocus(key) {
 	}
 }
 
-/* ---- search -------------------------------------------------------------- */
-
-var ignoreCase = false;
-var searchTerm = null;
-var searchUntrusted = false; /* searchTerm came with the link (?s=) */
-var searchRe = null;
-var matches = [];
-var highlighted = [];
-var matchPos = -1;
-var prevEl = null;
-var nextEl = null;
-var clearEl = null;
-
-/*
- * A pattern that can backtrack for hours ("(.|.)*!"): a quantified group,
- * a back-reference, many unbounded quantifiers, or a very long pattern.
- * JavaScript cannot interrupt a regular expression, so a search that
- * comes with a link (?s=) is matched as plain text when it looks like one.
- */
-function mayBacktrack(term) {
-	var plain = term.replace(/\\[^0-9k]/g, 'x');
-	var unbounded = (plain.match(/[*+]|\{[0-9]+,\}/g) || []).length;
-	return term.length > 200 || /\)[*+{?]/.test(plain) || /\\([1-9]|k<)/.test(term) ||
-		unbounded > 2;
-}
-
-function toRegExp(term, untrusted) {
-	var flags = ignoreCase ? 'i' : '';
-	var literal = term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
-	if (untrusted && mayBacktrack(term)) {
-		return new RegExp(literal, flags);
-	}
-	try {
-		return new RegExp(term, flags);
-	} catch (e) {
-		return new RegExp(literal, flags);
-	}
-}
-
-function unhighlight() {
-	for (var q = 0; q < highlighted.length; q++) {
-		rects[highlighted[q]].removeAttribute('fill');
-	}
-	highlighted = [];
-}
-
-function matchedText() {
-	var source = searchRe.source;
-	if (source.length > 40) {
-		source = source.slice(0, 38) + '..';
-	}
-	var sum = 0;
-	var cover = -1;
-	for (var q = 0; q < N; q++) {
-		var f = order[q];
-		if (q >= cover && searchRe.test(names[f])) {
-			sum += count[f];
-			cover = q + size[f];
-		}
-	}
-	var p = total > 0 ? 100 * sum / total : 0;
-	var where = matchPos >= 0 ? (matchPos + 1) + ' of ' + matches.length : String(matches.length);
-	return 'Matched: ' + (p === 100 ? '100' : p.toFixed(1)) + '% for /' + source + '/' +
-		(ignoreCase ? 'i' : '') + ' (' + where + (matches.length === 1 ? ' frame)' : ' frames)');
-}
-
-function runSearch(term, untrusted) {
-	unhighlight();
-	searchTerm = term;
-	searchUntrusted = !!untrusted;
-	searchRe = toRegExp(term, untrusted);
-	matches = [];
-	matchPos = -1;
-	for (var q = 0; q < N; q++) {
-		var f = order[q];
-		if (searchRe.test(names[f])) {
-			matches.push(f);
-		}
-	}
-	for (q = 0; q < matches.length; q++) {
-		rects[matches[q]].setAttribute('fill', SEARCH_FILL);
-	}
-	highlighted = matches.slice();
-	setMatched(matchedText());
-	if (searchEl) {
-		searchEl.classList.add('show');
-	}
-	showElement(clearEl, true);
-	showElement(prevEl, matches.length > 0);
-	showElement(nextEl, matches.length > 0);
-	updateUrl({s: term});
-}
-
-function clearSearch() {
-	unhighlight();
-	searchTerm = null;
-	searchRe = null;
-	matches = [];
-	matchPos = -1;
-	setMatched(' ');
-	if (searchEl) {
-		searchEl.classList.remove('show');
-	}
-	showElement(clearEl, false);
-	showElement(prevEl, false);
-	showElement(nextEl, false);
-	updateUrl({s: null});
-}
-
-function promptSearch() {
-	var term;
-	var message = 'Enter a search term (regexp allowed, eg: ^ext4_)' +
-		(ignoreCase ? ', ignoring case' : '') + '\nPress Ctrl-i to toggle case sensitivity';
-	try {
-		term = window.prompt(message, searchTerm === null ? '' : searchTerm);
-	} catch (e) {
-		return;
-	}
-	if (term === null || term === undefined) {
-		return;
-	}
-	if (term === '') {
-		clearSearch();
-	} else {
-		runSearch(term);
-	}
-}
-
-function toggleIgnoreCase() {
-	ignoreCase = !ignoreCase;
-	if (ignoreCaseEl) {
-		ignoreCaseEl.classList.toggle('show', ignoreCase);
-	}
-	if (searchTerm !== null) {
-		runSearch(searchTerm, searchUntrusted);
-	}
-}
-
-/* Next (step 1) or previous (-1) match in pre-order from the focus. */
-function gotoMatch(step) {
-	if (!matches.length) {
-		return;
-	}
-	var from = focused >= 0 ? pre[focused] : step > 0 ? -1 : N;
-	var q = -1;
-	var m;
-	if (step > 0) {
-		for (m = 0; m < matches.length && q < 0; m++) {
-			if (pre[matches[m]] > from) {
-				q = m;
-			}
-		}
-		q = q < 0 ? 0 : q;
-	} else {
-		for (m = matches.length - 1; m >= 0 && q < 0; m--) {
-			if (pre[matches[m]] < from) {
-				q = m;
-			}
-		}
-		q = q < 0 ? matches.length - 1 : q;
-	}
-	matchPos = q;
-	setText(matchedEl, matchedText());
-	zoomTo(matches[q]);
-	setFocus(matches[q], true);
-}
-
-/* ---- controls created here: previous/next match and clear search ---------- */
-
-function makeButton(id, label, tip, x, y, action) {
-	var t = document.createElementNS(SVG_NS, 'text');
-	var title = document.createElementNS(SVG_NS, 'title');
-	t.setAttribute('id', id);
-	t.setAttribute('class', 'fg-button hide');
-	t.setAttribute('x', fmt(x));
-	t.setAttribute('y', y);
-	title.textContent = tip;
-	t.appendChild(title);
-	t.appendChild(document.createTextNode(label));
-	t.addEventListener('click', function (e) {
-		e.preventDefault();
-		action();
-	});
-	svg.insertBefore(t, framesGroup);
-	return t;
-}
-
-if (searchEl) {
-	var sx = parseFloat(searchEl.getAttribute('x')) || 0;
-	var sy = searchEl.getAttribute('y') || String(2 * fontSize);
-	var sw = 6 * charWidth;
-	try {
-		sw = searchEl.getComputedTextLength() || sw;
-	} catch (e) {
-		/* keep the estimate */
-	}
-	prevEl = makeButton('prev-match', '\u25C0', 'Previous match (N)', sx - 3 * fontSize, sy, function () { gotoMatch(-1); });
-	nextEl = makeButton('next-match', '\u25B6', 'Next match (n)', sx - 1.6 * fontSize, sy, function () { gotoMatch(1); });
-	clearEl = makeButton('clear-search', '\u00D7', 'Clear search', sx + sw + fontSize / 2, sy, clearSearch);
-}
-if (matchedEl) {
-	/* Right-aligned, so a long "Matched: ... for /term/" stays inside. */
-	matchedEl.setAttribute('x', fmt(svgWidth - xpad));
-	matchedEl.setAttribute('text-anchor', 'end');
-}
-
-/* ---- events -------------------------------------------------------------- */
-
-function frameOf(node) {
-	for (; node && node !== framesGroup; node = node.parentNode) {
-		var f = indexOf.get(node);
-		if (f !== undefined) {
-			return f;
-		}
-	}
-	return -1;
-}
-
-framesGroup.addEventListener('mouseover', function (e) {
-	var f = frameOf(e.target);
-	if (f >= 0) {
-		showDetails(f);
-	}
-});
-framesGroup.addEventListener('mouseout', function (e) {
-	var f = frameOf(e.target);
-	if (f >= 0 && frameOf(e.relatedTarget) !== f) {
-		clearDetails();
-	}
-});
-framesGroup.addEventListener('click', function (e) {
-	var f = frameOf(e.target);
-	if (f < 0 || e.button !== 0) {
-		return;
-	}
-	if (isLink[f]) {
-		if (!e.altKey) {
-			return;
-		}
-		e.preventDefault();
-	}
-	setFocus(f, false);
-	zoomTo(f);
-	showDetails(f);
-});
-if (unzoomEl) {
-	unzoomEl.addEventListener('click', function () {
-		resetZoom(-1);
-	});
-}
-if (searchEl) {
-	searchEl.addEventListener('click', promptSearch);
-}
-if (ignoreCaseEl) {
-	ignoreCaseEl.addEventListener('click', toggleIgnoreCase);
-}
-
-document.addEventListener('keydown', function (e) {
-	var key = e.key;
-	var ctrl = e.ctrlKey || e.metaKey;
-	var letter = key && key.length === 1 ? key.toLowerCase() : '';
-	if (ctrl && !e.altKey && (letter === 'f' || e.keyCode === 70)) {
-		promptSearch();
-	} else if (ctrl && !e.altKey && (letter === 'i' || e.keyCode === 73)) {
-		toggleIgnoreCase();
-	} else if (ctrl || e.altKey) {
-		return;
-	} else if (key === 'F3' || e.keyCode === 114 || key === '/') {
-		promptSearch();
-	} else if (key === 'Escape' || key === 'Esc') {
-		resetZoom(focusShown ? focused : -1);
-	} else if (key === 'n') {
-		gotoMatch(1);
-	} else if (key === 'N') {
-		gotoMatch(-1);
-	} else if (key === 'ArrowUp' || key === 'ArrowDown' || key === 'ArrowLeft' || key === 'ArrowRight') {
-		moveFocus(key);
-	} else if (key === 'Enter' && focused >= 0 && visible(focused)) {
-		zoomTo(focused);
-		setFocus(focused, true);
-	} else {
-		return;
-	}
-	e.preventDefault();
-});
-
-/* ---- state from the URL -------------------------------------------------- */
-
-(function restore() {
-	var params;
-	try {
-		params = new URLSearchParams(window.location.search);
-	} catch (e) {
-		return;
-	}
-	var x = parseFloat(params.get('x'));
-	var y = parseFloat(params.get('y'));
-	if (isFinite(x) && isFinite(y)) {
-		var best = -1;
-		for (var f = 0; f < N; f++) {
-			if (Math.abs(x0[f] - x) < EPS && Math.abs(y0[f] - y) < EPS && (best < 0 || w0[f] > w0[best])) {
-				best = f;
-			}
-		}
-		if (best >= 0) {
-			zoomTo(best);
-			setFocus(best, false);
-		}
-	}
-	var s = params.get('s');
-	if (s) {
-		runSearch(s, true);
-	}
-})();
-})();

@@ -1,0 +1,392 @@
+/*
+ * data.js - the view data and the trees derived from it (no DOM writes).
+ *
+ * The writer adds the whole frame tree, exact to the sample, as text in
+ * <metadata id="fg-data"> (docs/svg-contract.md, "View data"). It is decoded
+ * on first use into flat arrays in pre-order. Every view is a derived tree
+ * of the same shape (makeTree): the base tree is the data with hidden
+ * frames cut out and recursion collapsed; a function view is two trees
+ * made from the base tree, the callees and the callers of one function.
+ * A derived tree's nodes are created parent first, so ids grow from the
+ * root out and one pass from the last id to the first sums totals.
+ */
+
+var viewData = null;      /* decoded data, or false when the SVG has none */
+
+function unescapeName(s) {
+	return s.indexOf('\\') < 0 ? s : s.replace(/\\(.)/g, function (m, c) {
+		return c === 'n' ? '\n' : c === 'r' ? '\r' : c;
+	});
+}
+
+function isBase36(c) {
+	return (c >= 48 && c <= 57) || (c >= 97 && c <= 122);
+}
+function isNumberChar(c) {
+	return (c >= 48 && c <= 57) || c === 46;
+}
+
+/* {names, nameId, parent, self, other, total, count, drawn, other...} */
+function loadData() {
+	if (viewData !== null) {
+		return viewData;
+	}
+	viewData = false;
+	var el = document.getElementById('fg-data');
+	if (!el) {
+		return viewData;
+	}
+	var text = el.textContent;
+	var lines = text.split('\n');
+	var header = {};
+	var fields = lines[0].split(' ');
+	if (fields[0] !== 'fg-data' || fields[1] !== '1') {
+		return viewData;
+	}
+	for (var q = 2; q < fields.length; q++) {
+		var eq = fields[q].indexOf('=');
+		header[fields[q].slice(0, eq)] = fields[q].slice(eq + 1);
+	}
+	var nameCount = parseInt(header.names, 10);
+	var n = parseInt(header.nodes, 10);
+	var dataNames = new Array(nameCount);
+	var nameIndex = new Map();
+	for (q = 0; q < nameCount; q++) {
+		dataNames[q] = unescapeName(lines[1 + q] || '');
+		if (q > 0 && !nameIndex.has(dataNames[q])) {
+			nameIndex.set(dataNames[q], q);
+		}
+	}
+	var tree = lines[1 + nameCount] || '';
+	var nameId = new Int32Array(n);
+	var parentOf = new Int32Array(n);
+	var selfOf = new Float64Array(n);
+	var otherOf = new Float64Array(n);
+	var path = [];
+	var at = 0;
+	var len = tree.length;
+	for (var i = 0; i < n && at < len; i++) {
+		var start = at;
+		while (at < len && isBase36(tree.charCodeAt(at))) {
+			at++;
+		}
+		nameId[i] = at > start ? parseInt(tree.slice(start, at), 36) || 0 : -1;
+		parentOf[i] = path.length ? path[path.length - 1] : -1;
+		while (at < len && (tree[at] === ':' || tree[at] === '!')) {
+			var kind = tree[at++];
+			start = at;
+			while (at < len && isNumberChar(tree.charCodeAt(at))) {
+				at++;
+			}
+			var v = parseFloat(tree.slice(start, at)) || 0;
+			if (kind === ':') {
+				selfOf[i] = v;
+			} else {
+				otherOf[i] = v;
+			}
+		}
+		path.push(i);
+		if (tree[at] === ',') {
+			at++;
+		} else {
+			while (tree[at] === ')') {
+				path.pop();
+				at++;
+			}
+		}
+	}
+	n = i;
+	var totalOf = new Float64Array(n);
+	for (i = 0; i < n; i++) {
+		totalOf[i] = selfOf[i] + otherOf[i];
+	}
+	for (i = n - 1; i > 0; i--) {
+		totalOf[parentOf[i]] += totalOf[i];
+	}
+	var minwidth = parseFloat(header.minwidth) || 0;
+	if (header.named !== undefined) {
+		nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameIndex);
+	}
+	viewData = {
+		names: dataNames, nameIndex: nameIndex, n: n, nameId: nameId, parent: parentOf,
+		self: selfOf, other: otherOf, total: totalOf,
+		span: parseFloat(header.total) || totalOf[0],
+		minwidth: minwidth,
+		factor: parseFloat(header.factor) || 1,
+		otherAll: parseFloat(header.other) || 0
+	};
+	return viewData;
+}
+
+/* Names the writer left out (header "named"): a node without a name is
+ * drawn, and the n-th drawn child of a drawn node (total >= minwidth) is
+ * the n-th drawn frame from the left above the parent's frame. */
+function nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameIndex) {
+	var kids = new Array(n);
+	var q;
+	for (q = 1; q < n; q++) {
+		if (totalOf[q] >= minwidth) {
+			var p = parentOf[q];
+			(kids[p] || (kids[p] = [])).push(q);
+		}
+	}
+	function idOf(s) {
+		var id = nameIndex.get(s);
+		if (id === undefined) {
+			id = dataNames.length;
+			dataNames.push(s);
+			nameIndex.set(s, id);
+		}
+		return id;
+	}
+	var stack = root >= 0 ? [0, root] : [];
+	while (stack.length) {
+		var f = stack.pop();
+		var node = stack.pop();
+		var dk = kids[node] || [];
+		var fk = childrenOf(f);
+		for (q = 0; q < dk.length; q++) {
+			var g = q < fk.length ? fk[q] : -1;
+			if (nameId[dk[q]] < 0) {
+				nameId[dk[q]] = idOf(g >= 0 ? names[g] : '?');
+			}
+			if (g >= 0) {
+				stack.push(dk[q], g);
+			}
+		}
+	}
+	for (q = 1; q < n; q++) {
+		if (nameId[q] < 0) {
+			nameId[q] = idOf('?');
+		}
+	}
+}
+
+/* An empty derived tree whose root is named by name id rootName. */
+function makeTree(rootName) {
+	return {name: [rootName], parent: [-1], self: [0], other: [0], total: [0],
+		kids: [[]], index: new Map(), sortedBy: null};
+}
+
+/* The child of p named nm in t, created when missing. */
+function childOf(t, p, nm) {
+	var key = p * 1048576 + nm;
+	var c = t.index.get(key);
+	if (c === undefined) {
+		c = t.name.length;
+		t.name.push(nm);
+		t.parent.push(p);
+		t.self.push(0);
+		t.other.push(0);
+		t.total.push(0);
+		t.kids.push([]);
+		t.kids[p].push(c);
+		t.index.set(key, c);
+	}
+	return c;
+}
+
+/* Totals from own and other counts, children before parents. */
+function sumTotals(t) {
+	var q;
+	for (q = 0; q < t.name.length; q++) {
+		t.total[q] = t.self[q] + t.other[q];
+	}
+	for (q = t.name.length - 1; q > 0; q--) {
+		t.total[t.parent[q]] += t.total[q];
+	}
+	return t;
+}
+
+/* The regular expression of a term, or its literal text when the term is
+ * not a valid one (as the search) or could backtrack for hours: hide=
+ * comes with links too (search.js, mayBacktrack). */
+function termRegExp(term, flags) {
+	var literal = term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
+	if (mayBacktrack(term)) {
+		return new RegExp(literal, flags);
+	}
+	try {
+		return new RegExp(term, flags);
+	} catch (e) {
+		return new RegExp(literal, flags);
+	}
+}
+
+/* The data with frames matching hideRe cut out (their children join their
+ * parent and merge) and, when rec, runs of one function collapsed to one
+ * frame (a;f;f;f;b reads a;f;b). map[i] is the base node of data node i. */
+function baseTree(d, hideRe, rec) {
+	var t = makeTree(0);
+	var hidden = new Uint8Array(d.names.length);
+	if (hideRe) {
+		for (var q = 1; q < d.names.length; q++) {
+			hidden[q] = hideRe.test(d.names[q]) ? 1 : 0;
+		}
+	}
+	var map = new Int32Array(d.n);
+	t.self[0] = d.self[0];
+	t.other[0] = d.other[0];
+	for (var i = 1; i < d.n; i++) {
+		var p = map[d.parent[i]];
+		var nm = d.nameId[i];
+		var b = hidden[nm] || (rec && t.name[p] === nm && p !== 0) ? p : childOf(t, p, nm);
+		map[i] = b;
+		t.self[b] += d.self[i];
+		t.other[b] += d.other[i];
+	}
+	t.map = map;
+	return sumTotals(t);
+}
+
+/* For each node of t: whether an ancestor (not itself) is named nm. */
+function ancestorNamed(t, nm) {
+	var anc = new Uint8Array(t.name.length);
+	for (var q = 1; q < t.name.length; q++) {
+		var p = t.parent[q];
+		anc[q] = p > 0 && (anc[p] || t.name[p] === nm) ? 1 : 0;
+	}
+	return anc;
+}
+
+/* The callees of function nm merged across its call sites: its outermost
+ * occurrences (no ancestor of the same name) and everything above them,
+ * merged by path, rooted at nm. Counts are exact: a path's count is the
+ * samples in which it occurs above an outermost nm. */
+function calleeTree(t, nm) {
+	var c = makeTree(nm);
+	var anc = ancestorNamed(t, nm);
+	var map = new Int32Array(t.name.length).fill(-1);
+	for (var q = 1; q < t.name.length; q++) {
+		if (t.name[q] === nm && !anc[q]) {
+			map[q] = 0;
+		} else if (map[t.parent[q]] >= 0) {
+			map[q] = childOf(c, map[t.parent[q]], t.name[q]);
+		} else {
+			continue;
+		}
+		c.self[map[q]] += t.self[q];
+		c.other[map[q]] += t.other[q];
+	}
+	return sumTotals(c);
+}
+
+/* The callers of function nm merged: from each outermost occurrence down
+ * to the root's child, weighted by that occurrence's total, rooted at nm
+ * (the path toward the root drawn outward from nm). */
+function callerTree(t, nm) {
+	var c = makeTree(nm);
+	var anc = ancestorNamed(t, nm);
+	for (var q = 1; q < t.name.length; q++) {
+		if (t.name[q] !== nm || anc[q]) {
+			continue;
+		}
+		var w = t.total[q];
+		var at = 0;
+		c.total[0] += w;
+		for (var p = t.parent[q]; p > 0; p = t.parent[p]) {
+			at = childOf(c, at, t.name[p]);
+			c.total[at] += w;
+		}
+	}
+	/* self: what ends there (no further caller) */
+	for (q = 0; q < c.name.length; q++) {
+		c.self[q] = c.total[q];
+	}
+	for (q = 1; q < c.name.length; q++) {
+		c.self[c.parent[q]] -= c.total[q];
+	}
+	return c;
+}
+
+/* Per function name id: own samples and total samples, each sample counted
+ * once however often the function occurs in its stack (only outermost
+ * occurrences add to the total). The root is left out. */
+function functionTotals(t, nameCount) {
+	var self = new Float64Array(nameCount);
+	var total = new Float64Array(nameCount);
+	var seen = new Uint8Array(nameCount);
+	/* depth-first with an "open" count per name: enter adds, leave removes */
+	var open = new Int32Array(nameCount);
+	var stack = [0];
+	while (stack.length) {
+		var q = stack.pop();
+		if (q < 0) {
+			open[t.name[~q]]--;
+			continue;
+		}
+		if (q > 0) {
+			var nm = t.name[q];
+			self[nm] += t.self[q];
+			seen[nm] = 1;
+			if (open[nm] === 0) {
+				total[nm] += t.total[q];
+			}
+			open[nm]++;
+			stack.push(~q);
+		}
+		var kids = t.kids[q];
+		for (var k = 0; k < kids.length; k++) {
+			stack.push(kids[k]);
+		}
+	}
+	return {self: self, total: total, seen: seen};
+}
+
+/* Bytewise (UTF-8) order of two strings, as the writer sorts siblings:
+ * code point order, which UTF-16 comparison gets wrong only around
+ * surrogates. */
+function compareNames(a, b) {
+	if (a === b) {
+		return 0;
+	}
+	var n = Math.min(a.length, b.length);
+	for (var q = 0; q < n; q++) {
+		var x = a.codePointAt(q);
+		var y = b.codePointAt(q);
+		if (x !== y) {
+			return x < y ? -1 : 1;
+		}
+		if (x > 0xffff) {
+			q++;
+		}
+	}
+	return a.length - b.length;
+}
+
+/* Each name's position in bytewise order, computed once. */
+var nameRank = null;
+function rankOf(names) {
+	if (!nameRank || nameRank.length !== names.length) {
+		var ids = [];
+		for (var q = 0; q < names.length; q++) {
+			ids.push(q);
+		}
+		ids.sort(function (a, b) {
+			return compareNames(names[a], names[b]);
+		});
+		nameRank = new Int32Array(names.length);
+		for (q = 0; q < ids.length; q++) {
+			nameRank[ids[q]] = q;
+		}
+	}
+	return nameRank;
+}
+
+/* Children of node q in drawing order: by name, or heaviest first. */
+function sortedKids(t, q, byWeight, names) {
+	var key = byWeight ? 'w' : 'n';
+	if (t.sortedBy !== key) {
+		t.sortedBy = key;
+		t.sortedDone = new Uint8Array(t.name.length);
+	}
+	var kids = t.kids[q];
+	if (!t.sortedDone[q]) {
+		t.sortedDone[q] = 1;
+		var rank = rankOf(names);
+		kids.sort(function (a, b) {
+			return (byWeight ? t.total[b] - t.total[a] : 0) || rank[t.name[a]] - rank[t.name[b]];
+		});
+	}
+	return kids;
+}

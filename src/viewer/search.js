@@ -1,0 +1,221 @@
+/*
+ * search.js - search by regex: highlight, Matched, next/previous match,
+ * and the buttons created for it.
+ */
+/* ---- search -------------------------------------------------------------- */
+
+var ignoreCase = false;
+var searchTerm = null;
+var searchUntrusted = false; /* searchTerm came with the link (?s=) */
+var searchRe = null;
+var matches = [];
+var highlighted = [];
+var matchPos = -1;
+var prevEl = null;
+var nextEl = null;
+var clearEl = null;
+
+/*
+ * A pattern that can backtrack for hours ("(.|.)*!"): a quantified group,
+ * a back-reference, many unbounded quantifiers, or a very long pattern.
+ * JavaScript cannot interrupt a regular expression, so a pattern that
+ * comes with a link (?s=, hide=) is matched as plain text when it looks
+ * like one.
+ */
+function mayBacktrack(term) {
+	var plain = term.replace(/\\[^0-9k]/g, 'x');
+	var unbounded = (plain.match(/[*+]|\{[0-9]+,\}/g) || []).length;
+	return term.length > 200 || /\)[*+{?]/.test(plain) || /\\([1-9]|k<)/.test(term) ||
+		unbounded > 2;
+}
+
+function toRegExp(term, untrusted) {
+	var flags = ignoreCase ? 'i' : '';
+	var literal = term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
+	if (untrusted && mayBacktrack(term)) {
+		return new RegExp(literal, flags);
+	}
+	try {
+		return new RegExp(term, flags);
+	} catch (e) {
+		return new RegExp(literal, flags);
+	}
+}
+
+function unhighlight() {
+	for (var q = 0; q < highlighted.length; q++) {
+		rects[highlighted[q]].removeAttribute('fill');
+	}
+	highlighted = [];
+}
+
+function matchedText() {
+	var source = searchRe.source;
+	if (source.length > 40) {
+		source = source.slice(0, 38) + '..';
+	}
+	var sum = 0;
+	var cover = -1;
+	for (var q = 0; q < N; q++) {
+		var f = order[q];
+		if (q >= cover && searchRe.test(names[f])) {
+			sum += count[f];
+			cover = q + size[f];
+		}
+	}
+	var p = total > 0 ? 100 * sum / total : 0;
+	var where = matchPos >= 0 ? (matchPos + 1) + ' of ' + matches.length : String(matches.length);
+	return 'Matched: ' + (p === 100 ? '100' : p.toFixed(1)) + '% for /' + source + '/' +
+		(ignoreCase ? 'i' : '') + ' (' + where + (matches.length === 1 ? ' frame)' : ' frames)');
+}
+
+function runSearch(term, untrusted) {
+	unhighlight();
+	searchTerm = term;
+	searchUntrusted = !!untrusted;
+	searchRe = toRegExp(term, untrusted);
+	matches = [];
+	matchPos = -1;
+	for (var q = 0; q < N; q++) {
+		var f = order[q];
+		if (searchRe.test(names[f])) {
+			matches.push(f);
+		}
+	}
+	for (q = 0; q < matches.length; q++) {
+		rects[matches[q]].setAttribute('fill', SEARCH_FILL);
+	}
+	highlighted = matches.slice();
+	setMatched(matchedText());
+	if (searchEl) {
+		searchEl.classList.add('show');
+	}
+	showElement(clearEl, true);
+	showElement(prevEl, matches.length > 0);
+	showElement(nextEl, matches.length > 0);
+	updateUrl({s: term});
+	refreshViews();
+}
+
+function clearSearch() {
+	unhighlight();
+	searchTerm = null;
+	searchRe = null;
+	matches = [];
+	matchPos = -1;
+	setMatched(' ');
+	if (searchEl) {
+		searchEl.classList.remove('show');
+	}
+	showElement(clearEl, false);
+	showElement(prevEl, false);
+	showElement(nextEl, false);
+	updateUrl({s: null});
+	refreshViews();
+}
+
+/* The drawn view and the table follow the search. */
+function refreshViews() {
+	if (viewShown) {
+		renderView();
+	}
+	refreshTable();
+}
+
+function promptSearch() {
+	var term;
+	var message = 'Enter a search term (regexp allowed, eg: ^ext4_)' +
+		(ignoreCase ? ', ignoring case' : '') + '\nPress Ctrl-i to toggle case sensitivity';
+	try {
+		term = window.prompt(message, searchTerm === null ? '' : searchTerm);
+	} catch (e) {
+		return;
+	}
+	if (term === null || term === undefined) {
+		return;
+	}
+	if (term === '') {
+		clearSearch();
+	} else {
+		runSearch(term);
+	}
+}
+
+function toggleIgnoreCase() {
+	ignoreCase = !ignoreCase;
+	if (ignoreCaseEl) {
+		ignoreCaseEl.classList.toggle('show', ignoreCase);
+	}
+	if (searchTerm !== null) {
+		runSearch(searchTerm, searchUntrusted);
+	}
+}
+
+/* Next (step 1) or previous (-1) match in pre-order from the focus. */
+function gotoMatch(step) {
+	if (!matches.length) {
+		return;
+	}
+	var from = focused >= 0 ? pre[focused] : step > 0 ? -1 : N;
+	var q = -1;
+	var m;
+	if (step > 0) {
+		for (m = 0; m < matches.length && q < 0; m++) {
+			if (pre[matches[m]] > from) {
+				q = m;
+			}
+		}
+		q = q < 0 ? 0 : q;
+	} else {
+		for (m = matches.length - 1; m >= 0 && q < 0; m--) {
+			if (pre[matches[m]] < from) {
+				q = m;
+			}
+		}
+		q = q < 0 ? matches.length - 1 : q;
+	}
+	matchPos = q;
+	setText(matchedEl, matchedText());
+	zoomTo(matches[q]);
+	setFocus(matches[q], true);
+}
+
+/* ---- controls created here: previous/next match and clear search ---------- */
+
+function makeButton(id, label, tip, x, y, action) {
+	var t = document.createElementNS(SVG_NS, 'text');
+	var title = document.createElementNS(SVG_NS, 'title');
+	t.setAttribute('id', id);
+	t.setAttribute('class', 'fg-button hide');
+	t.setAttribute('x', fmt(x));
+	t.setAttribute('y', y);
+	title.textContent = tip;
+	t.appendChild(title);
+	t.appendChild(document.createTextNode(label));
+	t.addEventListener('click', function (e) {
+		e.preventDefault();
+		action();
+	});
+	svg.insertBefore(t, framesGroup);
+	return t;
+}
+
+if (searchEl) {
+	var sx = parseFloat(searchEl.getAttribute('x')) || 0;
+	var sy = searchEl.getAttribute('y') || String(2 * fontSize);
+	var sw = 6 * charWidth;
+	try {
+		sw = searchEl.getComputedTextLength() || sw;
+	} catch (e) {
+		/* keep the estimate */
+	}
+	prevEl = makeButton('prev-match', '\u25C0', 'Previous match (N)', sx - 3 * fontSize, sy, function () { gotoMatch(-1); });
+	nextEl = makeButton('next-match', '\u25B6', 'Next match (n)', sx - 1.6 * fontSize, sy, function () { gotoMatch(1); });
+	clearEl = makeButton('clear-search', '\u00D7', 'Clear search', sx + sw + fontSize / 2, sy, clearSearch);
+}
+if (matchedEl) {
+	/* Right-aligned, so a long "Matched: ... for /term/" stays inside. */
+	matchedEl.setAttribute('x', fmt(svgWidth - xpad));
+	matchedEl.setAttribute('text-anchor', 'end');
+}
+

@@ -1,0 +1,617 @@
+/*
+ * views.js - the views the viewer draws itself, from the view data.
+ *
+ * The writer's frames show the whole graph. Everything else is drawn here
+ * into <g id="fg-view">, which replaces #frames while it shows (#frames and
+ * its labels get class "hide"): the graph with frames hidden by a regex,
+ * with recursion collapsed or ordered by weight; the function view of one
+ * function (its callees merged, rooted at it, drawn above; its callers
+ * merged, drawn from it outwards, below); and a zoom that reveals frames
+ * the writer left out as narrower than --minwidth. Each drawn frame keeps
+ * the frame contract: a <g> holding "NAME (N COUNTNAME, P%)" in a <title>,
+ * a <rect> and, when wide enough, a <text> label. Own samples sit at a
+ * frame's left edge, children follow in bytewise name order (heaviest
+ * first with order=weight), as the writer lays out.
+ *
+ * A zoom in a drawn view draws again: the zoomed frame spans the width,
+ * its ancestors are drawn full width and faded, and every frame at least
+ * --minwidth wide at that scale appears. A view is one string of markup
+ * set at once (one parse, one layout), so a view of 20,000 frames costs
+ * one DOM write.
+ */
+
+var view = {
+	fn: null,          /* name of the function shown, or null */
+	hide: null,        /* the hide term (a regex, or literal text when invalid) */
+	rec: false,        /* recursion collapsed */
+	weight: false,     /* siblings heaviest first */
+	zoom: [-1, -1],    /* zoomed node per section (0: graph or callees, 1: callers) */
+	revealFrame: -1    /* the writer's frame a revealing zoom started from */
+};
+var viewGroup = null;
+var viewInfoEl = null;
+var viewShown = false;
+var viewFrames = [];       /* per drawn frame: [tree, node, section, faded] */
+var viewIndex = new Map(); /* drawn <g> -> its index in viewFrames */
+var viewCache = {key: null, base: null, fnKey: null, callees: null, callers: null};
+var origDetailsY = detailsEl ? detailsEl.getAttribute('y') : null;
+var origMatchedY = matchedEl ? matchedEl.getAttribute('y') : null;
+var origHeight = svgHeight;
+var colourOf = null;
+
+function viewWanted() {
+	return view.fn !== null || view.hide !== null || view.rec || view.weight || view.zoom[0] >= 0;
+}
+
+/* The base tree for the current hide term and recursion toggle, cached. */
+function currentBase() {
+	var d = loadData();
+	if (!d) {
+		return null;
+	}
+	var key = (view.hide === null ? '' : 'h' + view.hide) + '\n' + (view.rec ? 1 : 0);
+	if (viewCache.key !== key) {
+		viewCache.key = key;
+		viewCache.base = baseTree(d, view.hide === null ? null : termRegExp(view.hide, ''), view.rec);
+		viewCache.fnKey = null;
+	}
+	return viewCache.base;
+}
+
+function fnTrees(base, nm) {
+	if (viewCache.fnKey !== nm) {
+		viewCache.fnKey = nm;
+		viewCache.callees = calleeTree(base, nm);
+		viewCache.callers = callerTree(base, nm);
+	}
+	return [viewCache.callees, viewCache.callers];
+}
+
+/* The writer's colour of a name where it drew one, else one of the hot
+ * palette's colours from a hash of the name. */
+function fillOf(name) {
+	if (!colourOf) {
+		colourOf = new Map();
+		for (var q = 0; q < N; q++) {
+			var g = els[q].parentNode;
+			var fill = g && g.getAttribute ? g.getAttribute('fill') : null;
+			if (fill && !colourOf.has(names[q])) {
+				colourOf.set(names[q], fill);
+			}
+		}
+	}
+	var c = colourOf.get(name);
+	if (c === undefined) {
+		var h = 2166136261;
+		for (var k = 0; k < name.length; k++) {
+			h = Math.imul(h ^ name.charCodeAt(k), 16777619) >>> 0;
+		}
+		c = 'rgb(' + (205 + h % 50) + ',' + ((h >>> 8) % 230) + ',' + ((h >>> 16) % 55) + ')';
+		colourOf.set(name, c);
+	}
+	return c;
+}
+
+function escapeXml(s) {
+	return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/* Titles are "NAME (N COUNTNAME, P%)" as the writer's: N is the count
+ * times --factor, P its share of the whole graph. */
+var countMarkup = escapeXml(countName);
+
+/* Lays out one section: the path from the root to the zoomed node, full
+ * width, then the zoomed node's subtree scaled to the width. Returns the
+ * frames as [node, depth, x, w, faded] and the depth reached. */
+function layoutSection(t, z, byWeight, d, minPx) {
+	var out = [];
+	var path = [];
+	for (var a = t.parent[z]; a >= 0; a = t.parent[a]) {
+		path.push(a);
+	}
+	path.reverse();
+	for (var q = 0; q < path.length; q++) {
+		out.push([path[q], q, xpad, fullWidth, true]);
+	}
+	var scale = t.total[z] > 0 ? fullWidth / t.total[z] : 0;
+	var maxDepth = path.length;
+	var stack = [z, path.length, xpad];
+	while (stack.length) {
+		var x = stack.pop();
+		var depthHere = stack.pop();
+		var node = stack.pop();
+		var w = t.total[node] * scale;
+		out.push([node, depthHere, x, w, false]);
+		if (depthHere > maxDepth) {
+			maxDepth = depthHere;
+		}
+		var kids = sortedKids(t, node, byWeight, d.names);
+		var at = x + t.self[node] * scale;
+		var pending = [];
+		for (var k = 0; k < kids.length; k++) {
+			var cw = t.total[kids[k]] * scale;
+			if (cw >= minPx && cw > 0) {
+				pending.push(kids[k], depthHere + 1, at);
+			}
+			at += cw;
+		}
+		for (k = pending.length - 3; k >= 0; k -= 3) {
+			stack.push(pending[k], pending[k + 1], pending[k + 2]);
+		}
+	}
+	return {frames: out, depth: maxDepth};
+}
+
+/* Per name id: the escaped name and its fill, computed once. */
+var nameMarkup = [];
+var nameFill = [];
+
+function frameMarkup(parts, t, f, y, d, section) {
+	var isRoot = f[0] === 0 && t.name[0] === 0;
+	var id = isRoot ? -1 : t.name[f[0]];
+	var name = isRoot ? 'all' : d.names[id];
+	var n = isRoot ? d.span : t.total[f[0]];
+	if (!isRoot && nameFill[id] === undefined) {
+		nameFill[id] = fillOf(name);
+		nameMarkup[id] = escapeXml(name);
+	}
+	var fill = isRoot ? fillOf(name) : searchRe && searchRe.test(name) ? SEARCH_FILL : nameFill[id];
+	var shown = Math.round(n * d.factor);
+	var x = Math.round(f[2] * 10) / 10;
+	var w = Math.round((f[2] + f[3]) * 10) / 10 - x;
+	parts.push('<g', f[4] ? ' class="parent"' : '', '><title>', isRoot ? name : nameMarkup[id], ' (',
+		formatCount(shown), ' ', countMarkup, ', ', pct(shown, d.span * d.factor), ')</title><rect height="', fmt(frameHeight - 1), '" x="', fmt(x), '" y="', fmt(y),
+		'" width="', fmt(w), '" fill="', fill, '"/>');
+	var label = f[3] >= 3 * charWidth ? estimateLabel(name, f[3]) : '';
+	if (label !== '') {
+		parts.push('<text x="', fmt(x + 3), '" y="', fmt(y + (frameHeight - 1) / 2 + 3), '">',
+			escapeXml(label), '</text>');
+	}
+	parts.push('</g>');
+	viewFrames.push([t, f[0], section, f[4], x, y, w]);
+}
+
+function ensureViewLayer() {
+	if (viewGroup) {
+		return;
+	}
+	viewGroup = document.createElementNS(SVG_NS, 'g');
+	viewGroup.setAttribute('id', 'fg-view');
+	framesGroup.parentNode.insertBefore(viewGroup, zoomLabelLayer.nextSibling);
+	viewInfoEl = document.createElementNS(SVG_NS, 'text');
+	viewInfoEl.setAttribute('id', 'fg-view-info');
+	viewInfoEl.setAttribute('class', 'fg-info');
+	viewInfoEl.setAttribute('x', fmt(xpad));
+	viewInfoEl.setAttribute('y', fmt(3 * fontSize - 2));
+	svg.insertBefore(viewInfoEl, framesGroup);
+	viewGroup.addEventListener('mouseover', function (e) {
+		var k = viewFrameOf(e.target);
+		viewHovered = k;
+		if (k >= 0) {
+			setText(detailsEl, nameType + ' ' + viewTitle(k));
+		}
+	});
+	viewGroup.addEventListener('mouseout', function () {
+		viewHovered = -1;
+		setText(detailsEl, ' ');
+	});
+	viewGroup.addEventListener('click', function (e) {
+		var k = viewFrameOf(e.target);
+		if (k < 0 || e.button !== 0) {
+			return;
+		}
+		if (e.shiftKey) {
+			openFunction(viewName(k));
+			return;
+		}
+		zoomView(k);
+	});
+}
+
+function viewFrameOf(node) {
+	return indexedAncestor(node, viewGroup, viewIndex);
+}
+
+function viewName(k) {
+	var f = viewFrames[k];
+	var d = loadData();
+	return f[1] === 0 && f[0].name[0] === 0 ? 'all' : d.names[f[0].name[f[1]]];
+}
+
+function viewTitle(k) {
+	var el = viewGroup.children[k];
+	var title = el ? childByName(el, 'title') : null;
+	return title ? title.textContent : '';
+}
+
+/* A click in a view: zoom to the frame, or out to a faded ancestor. When
+ * only a revealing zoom kept the view up, zooming out to the root leaves
+ * it for the writer's frames. */
+function zoomView(k) {
+	var f = viewFrames[k];
+	var node = f[1];
+	if (node === 0) {
+		node = -1;
+	}
+	view.zoom[f[2]] = node;
+	if (view.revealFrame >= 0 && !viewWanted()) {
+		resetZoom(-1);
+		return;
+	}
+	renderView();
+}
+
+/* Shows or leaves the drawn view for the current state. */
+function renderView() {
+	if (!viewWanted()) {
+		leaveView();
+		return;
+	}
+	var d = loadData();
+	var base = currentBase();
+	if (!d || !base) {
+		setViewInfo('This SVG has no view data (fg-render --view-nodes 0, a differential graph or a flame chart).');
+		return;
+	}
+	ensureViewLayer();
+	var minPx = d.span > 0 ? Math.max(d.minwidth * fullWidth / d.span, 0) : 0;
+	var graphTop = Infinity;
+	for (var q = 0; q < N; q++) {
+		graphTop = Math.min(graphTop, y0[q] - (inverted ? 0 : 1));
+	}
+	if (!isFinite(graphTop)) {
+		graphTop = 3 * fontSize;
+	}
+	var ypad2 = 2 * fontSize + 10;
+	var sections = [];
+	var info;
+	var nm = view.fn === null ? undefined : d.nameIndex.get(view.fn);
+	if (view.fn !== null && nm !== undefined) {
+		var trees = fnTrees(base, nm);
+		sections.push(layoutSection(trees[0], Math.max(view.zoom[0], 0), view.weight, d, minPx));
+		sections.push(layoutSection(trees[1], Math.max(view.zoom[1], 0), view.weight, d, minPx));
+		sections[0].tree = trees[0];
+		sections[1].tree = trees[1];
+		info = 'Function view of ' + view.fn + ': callees above, callers below (' +
+			formatCount(Math.round(trees[0].total[0] * d.factor)) + ' ' + countName + ')';
+	} else {
+		var z = view.zoom[0] >= 0 && view.zoom[0] < base.name.length ? view.zoom[0] : 0;
+		sections.push(layoutSection(base, z, view.weight, d, minPx));
+		sections[0].tree = base;
+		info = view.fn !== null ? 'No function named ' + view.fn : '';
+	}
+	var extras = [];
+	if (view.hide !== null) {
+		extras.push('hiding /' + view.hide + '/');
+	}
+	if (view.rec) {
+		extras.push('recursion collapsed');
+	}
+	if (view.weight) {
+		extras.push('ordered by weight');
+	}
+	if (d.otherAll > 0) {
+		extras.push(formatCount(Math.round(d.otherAll * d.factor)) + ' ' + countName +
+			' in "other" (left out by the view data budget)');
+	}
+	info = [info].concat(extras).filter(function (s) { return s !== ''; }).join('; ');
+	/* rows: one section, or callees, a gap row and callers */
+	var rowsNeeded = sections.length === 1 ? sections[0].depth + 1 :
+		sections[0].depth + sections[1].depth + 3;
+	var height = Math.max(origHeight, graphTop + rowsNeeded * frameHeight + ypad2);
+	var parts = [];
+	viewFrames = [];
+	var s0 = sections[0];
+	for (q = 0; q < s0.frames.length; q++) {
+		var f = s0.frames[q];
+		var y;
+		if (sections.length === 2) {
+			y = graphTop + (s0.depth - f[1]) * frameHeight + 1;
+		} else if (inverted) {
+			y = graphTop + f[1] * frameHeight;
+		} else {
+			y = height - ypad2 - (f[1] + 1) * frameHeight + 1;
+		}
+		frameMarkup(parts, s0.tree, f, y, d, 0);
+	}
+	if (sections.length === 2) {
+		var s1 = sections[1];
+		var top = graphTop + (s0.depth + 2) * frameHeight + 1;
+		for (q = 0; q < s1.frames.length; q++) {
+			frameMarkup(parts, s1.tree, s1.frames[q], top + s1.frames[q][1] * frameHeight, d, 1);
+		}
+	}
+	setViewHeight(height);
+	setViewInfo(info);
+	setViewMarkup(parts.join(''));
+	framesGroup.classList.add('hide');
+	labelLayer.classList.add('hide');
+	zoomLabelLayer.classList.add('hide');
+	viewShown = true;
+	showElement(unzoomEl, view.zoom[0] >= 0 || view.zoom[1] >= 0);
+	markButtons();
+	updateUrl(viewUrl());
+}
+
+function setViewMarkup(markup) {
+	viewIndex = new Map();
+	try {
+		viewGroup.innerHTML = markup;
+	} catch (e) {
+		/* no XML fragment parsing: parse the markup as a document */
+		var doc = new DOMParser().parseFromString('<g xmlns="' + SVG_NS + '">' + markup + '</g>',
+			'image/svg+xml');
+		viewGroup.textContent = '';
+		viewGroup.appendChild(document.importNode(doc.documentElement, true));
+		var moved = viewGroup.firstChild;
+		while (moved.firstChild) {
+			viewGroup.appendChild(moved.firstChild);
+		}
+		viewGroup.removeChild(moved);
+	}
+	var kids = viewGroup.children;
+	for (var q = 0; q < kids.length; q++) {
+		viewIndex.set(kids[q], q);
+	}
+	viewFocus = -1;
+}
+
+/* ---- keyboard focus in a drawn view: by geometry, as the eye moves ---- */
+
+var viewFocus = -1;
+
+function setViewFocus(k) {
+	var kids = viewGroup.children;
+	if (viewFocus >= 0 && kids[viewFocus]) {
+		kids[viewFocus].classList.remove('focus');
+	}
+	viewFocus = k;
+	if (k >= 0 && kids[k]) {
+		kids[k].classList.add('focus');
+		setText(detailsEl, nameType + ' ' + viewTitle(k));
+	}
+}
+
+/* Left/Right: the nearest frame of the same row; Up/Down: the frame of the
+ * row above/below under the focused frame's left part. */
+function moveViewFocus(key) {
+	if (viewFocus < 0 || viewFocus >= viewFrames.length) {
+		for (var q = 0; q < viewFrames.length && viewFrames[q][3]; q++) {
+			/* skip faded ancestors: start at the zoomed frame */
+		}
+		setViewFocus(q < viewFrames.length ? q : viewFrames.length - 1);
+		return;
+	}
+	var f = viewFrames[viewFocus];
+	var best = -1;
+	var bestScore = Infinity;
+	for (var k = 0; k < viewFrames.length; k++) {
+		var g = viewFrames[k];
+		var score = Infinity;
+		if (key === 'ArrowLeft' || key === 'ArrowRight') {
+			var dx = key === 'ArrowLeft' ? f[4] - g[4] : g[4] - f[4];
+			if (g[5] === f[5] && dx > 0) {
+				score = dx;
+			}
+		} else {
+			var dy = key === 'ArrowUp' ? f[5] - g[5] : g[5] - f[5];
+			if (Math.abs(dy - frameHeight) < 0.5 && g[4] < f[4] + f[6] && g[4] + g[6] > f[4]) {
+				score = Math.max(g[4], f[4]) - f[4];
+			}
+		}
+		if (score < bestScore) {
+			bestScore = score;
+			best = k;
+		}
+	}
+	if (best >= 0) {
+		setViewFocus(best);
+	}
+}
+
+/* Enter on the focused frame: zoom to it, and keep the focus on it. */
+function zoomViewFocus() {
+	if (viewFocus < 0 || viewFocus >= viewFrames.length) {
+		return;
+	}
+	var f = viewFrames[viewFocus];
+	zoomView(viewFocus);
+	for (var k = 0; viewShown && k < viewFrames.length; k++) {
+		if (viewFrames[k][0] === f[0] && viewFrames[k][1] === f[1]) {
+			setViewFocus(k);
+			break;
+		}
+	}
+}
+
+function setViewInfo(s) {
+	ensureViewLayer();
+	setText(viewInfoEl, s);
+}
+
+function setViewHeight(h) {
+	svg.setAttribute('height', fmt(h));
+	svg.setAttribute('viewBox', '0 0 ' + fmt(svgWidth) + ' ' + fmt(h));
+	var ypad2 = 2 * fontSize + 10;
+	if (detailsEl) {
+		detailsEl.setAttribute('y', h === origHeight ? origDetailsY : fmt(h - ypad2 / 2));
+	}
+	if (matchedEl) {
+		matchedEl.setAttribute('y', h === origHeight ? origMatchedY : fmt(h - ypad2 / 2));
+	}
+}
+
+function leaveView() {
+	if (!viewShown) {
+		return;
+	}
+	viewShown = false;
+	viewGroup.textContent = '';
+	viewFrames = [];
+	viewIndex = new Map();
+	setText(viewInfoEl, '');
+	svg.setAttribute('height', fmt(origHeight));
+	svg.setAttribute('viewBox', '0 0 ' + fmt(svgWidth) + ' ' + fmt(origHeight));
+	setViewHeight(origHeight);
+	framesGroup.classList.remove('hide');
+	labelLayer.classList.remove('hide');
+	zoomLabelLayer.classList.remove('hide');
+	showElement(unzoomEl, zoomed >= 0);
+	markButtons();
+	updateUrl(viewUrl());
+}
+
+/* Toggle buttons look pressed (class "show") while on. */
+function markButtons() {
+	[['fg-hide-button', view.hide !== null], ['fg-rec-button', view.rec],
+		['fg-weight-button', view.weight], ['fg-table-button', tableOpen]].forEach(function (b) {
+		var el = document.getElementById(b[0]);
+		if (el) {
+			el.classList.toggle('show', b[1]);
+		}
+	});
+}
+
+/* The view's URL parameters (null removes one). */
+function viewUrl() {
+	return {
+		fn: view.fn,
+		hide: view.hide,
+		rec: view.rec ? '1' : null,
+		order: view.weight ? 'weight' : null
+	};
+}
+
+/* Toggles and the function view: each resets the view's zooms. */
+function setViewState(changes) {
+	Object.keys(changes).forEach(function (key) {
+		view[key] = changes[key];
+	});
+	view.zoom = [-1, -1];
+	view.revealFrame = -1;
+	if (zoomed >= 0) {
+		zoomed = -1;
+		applyView(-1);
+		updateUrl({x: null, y: null});
+	}
+	renderView();
+	if (typeof refreshTable === 'function') {
+		refreshTable();
+	}
+}
+
+function openFunction(name) {
+	closeTable();
+	setViewState({fn: name});
+}
+
+function toggleRecursion() {
+	setViewState({rec: !view.rec});
+}
+
+function toggleWeight() {
+	setViewState({weight: !view.weight});
+}
+
+function promptHide() {
+	var term;
+	try {
+		term = window.prompt('Hide frames matching (regexp allowed; empty shows all)',
+			view.hide === null ? '' : view.hide);
+	} catch (e) {
+		return;
+	}
+	if (term === null || term === undefined) {
+		return;
+	}
+	setViewState({hide: term === '' ? null : term});
+}
+
+/* Esc in a view: out of its zoom (a revealing zoom back to the writer's
+ * frames), then out of the function view. The toggles stay: their own keys
+ * switch them off. Returns whether there was something to leave. */
+function viewBack() {
+	if (view.zoom[0] >= 0 || view.zoom[1] >= 0) {
+		if (view.revealFrame >= 0) {
+			resetZoom(-1);
+		} else {
+			view.zoom = [-1, -1];
+			renderView();
+		}
+		return true;
+	}
+	if (view.fn !== null) {
+		setViewState({fn: null});
+		return true;
+	}
+	return false;
+}
+
+/* The node of base tree `base` that the writer's frame f draws (its path
+ * of names from the root), or -1. */
+function frameNode(d, base, f) {
+	var path = [];
+	for (var a = f; a >= 0 && parent[a] >= 0; a = parent[a]) {
+		path.push(names[a]);
+	}
+	var node = 0;
+	for (var q = path.length - 1; q >= 0 && node >= 0; q--) {
+		var nm = d.nameIndex.get(path[q]);
+		var c = nm === undefined ? undefined : base.index.get(node * 1048576 + nm);
+		node = c === undefined ? -1 : c;
+	}
+	return node;
+}
+
+/* The own samples of the writer's frame f: exact from the view data once it
+ * is decoded (the drawn frames miss children narrower than --minwidth),
+ * else what the drawn frames say. */
+function exactSelf(f) {
+	if (viewData && viewCache.base && view.hide === null && !view.rec) {
+		var node = frameNode(viewData, viewCache.base, f);
+		if (node >= 0) {
+			return viewCache.base.self[node] * viewData.factor;
+		}
+	}
+	return self[f];
+}
+
+/* A zoom on the writer's frame f reveals: when the view data holds frames
+ * under f that --minwidth left out and that the zoom makes wide enough,
+ * the zoom is drawn here instead. Returns whether it was. */
+function revealZoom(f) {
+	var d = loadData();
+	if (!d || viewWanted()) {
+		return false;
+	}
+	var base = currentBase();
+	var node = frameNode(d, base, f);
+	if (node <= 0) {
+		return false;
+	}
+	/* any frame below node narrower than --minwidth but not at this zoom? */
+	var low = d.minwidth * base.total[node] / d.span;
+	var stack = [node];
+	var found = false;
+	while (stack.length && !found) {
+		var n = stack.pop();
+		var kids = base.kids[n];
+		for (var k = 0; k < kids.length; k++) {
+			var w = base.total[kids[k]];
+			if (w >= low && w > 0) {
+				if (w < d.minwidth) {
+					found = true;
+					break;
+				}
+				stack.push(kids[k]);
+			}
+		}
+	}
+	if (!found) {
+		return false;
+	}
+	view.zoom = [node, -1];
+	view.revealFrame = f;
+	renderView();
+	return true;
+}

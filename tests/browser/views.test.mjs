@@ -1,0 +1,375 @@
+// views.test.mjs - the viewer's function table, function view, hide and
+// recursion toggles, weight order and zoom-reveal (src/viewer/views.js,
+// table.js, data.js) in headless Chromium. Every expected figure comes from
+// a small reference model of the folded input below, never from the
+// viewer's code. Run: node --test tests/browser/
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { cleanup, launch, loadPlaywright, parseFolded, render, renderer } from './helpers.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const outDir = join(here, 'out');
+const WIDTH = 1200;
+const FULL = WIDTH - 20;
+const FH = 16;
+
+// Recursion (parse;parse, eval;parse;eval), a function called from several
+// places (parse, write), own samples at several depths, a name that is an
+// invalid regex.
+const FOLDED = [
+	'main;run;parse;parse;lex 10',
+	'main;run;parse;eval 5',
+	'main;run;parse;eval;parse;lex 2',
+	'main;init;parse;lex 3',
+	'main;run;eval;parse 4',
+	'main;log;write 6',
+	'main;run;log;write 2',
+	'main;run;push(int 3',
+	'main;run 1',
+	'main 1',
+	'other;write 7',
+].join('\n') + '\n';
+const LINES = parseFolded(FOLDED);
+
+// ---- the reference model --------------------------------------------------
+
+const sum = (lines) => lines.reduce((a, l) => a + l.count, 0);
+const TOTAL = sum(LINES);
+
+// Per function: own samples (last frame) and total (samples whose stack
+// holds it at least once).
+function functionTable(lines) {
+	const t = new Map();
+	const get = (n) => t.get(n) || t.set(n, { self: 0, total: 0 }).get(n);
+	for (const { frames, count } of lines) {
+		for (const n of new Set(frames)) get(n).total += count;
+		get(frames[frames.length - 1]).self += count;
+	}
+	return t;
+}
+
+// Multiset of "depth|name|count" of the tree of paths (root "all" at 0).
+function treeFrames(paths, rootName = 'all') {
+	const counts = new Map();
+	let root = 0;
+	for (const { frames, count } of paths) {
+		root += count;
+		for (let k = 1; k <= frames.length; k++) {
+			const key = frames.slice(0, k).join('\u0000');
+			counts.set(key, (counts.get(key) || 0) + count);
+		}
+	}
+	const out = [`0|${rootName}|${root}`];
+	for (const [key, n] of counts) {
+		const parts = key.split('\u0000');
+		out.push(`${parts.length}|${parts[parts.length - 1]}|${n}`);
+	}
+	return out.sort();
+}
+
+// Callees of f: from its first (outermost) occurrence on; callers: from it
+// down to the root, reversed. Both without f itself (it is the root).
+function calleePaths(lines, f) {
+	return lines.filter((l) => l.frames.includes(f))
+		.map((l) => ({ frames: l.frames.slice(l.frames.indexOf(f) + 1), count: l.count }));
+}
+function callerPaths(lines, f) {
+	return lines.filter((l) => l.frames.includes(f))
+		.map((l) => ({ frames: l.frames.slice(0, l.frames.indexOf(f)).reverse(), count: l.count }));
+}
+function hideAndCollapse(lines, re, rec) {
+	return lines.map(({ frames, count }) => {
+		let out = re ? frames.filter((n) => !re.test(n)) : frames.slice();
+		if (rec) out = out.filter((n, k) => k === 0 || n !== out[k - 1]);
+		return { frames: out, count };
+	});
+}
+
+// ---- reading the page -------------------------------------------------------
+
+const pw = await loadPlaywright();
+let browser;
+
+async function withPage(url, body) {
+	const context = await browser.newContext({ viewport: { width: WIDTH + 40, height: 800 } });
+	const page = await context.newPage();
+	const errors = [];
+	const answers = [];
+	page.on('pageerror', (e) => errors.push(e.message));
+	page.on('dialog', async (d) => {
+		if (d.type() === 'prompt' && answers.length) await d.accept(answers.shift());
+		else await d.dismiss();
+	});
+	try {
+		await page.goto(url);
+		await body(page, { answers });
+	} finally {
+		await context.close();
+	}
+	assert.deepEqual(errors, [], 'no page errors');
+}
+
+async function readView(page) {
+	return page.evaluate(() => [...document.querySelectorAll('#fg-view > g')].map((g) => {
+		const r = g.querySelector('rect');
+		const t = g.querySelector('title').textContent;
+		const p = t.lastIndexOf(' (');
+		return {
+			title: t, name: t.slice(0, p), count: Number(/^[0-9,]+/.exec(t.slice(p + 2))[0].replace(/,/g, '')),
+			x: Number(r.getAttribute('x')), y: Number(r.getAttribute('y')),
+			width: Number(r.getAttribute('width')), cls: g.getAttribute('class') || '',
+		};
+	}));
+}
+
+// "depth|name|count" of drawn frames whose depth grows by `dir` rows from y0.
+function viewMultiset(frames, y0, dir) {
+	return frames.map((f) => `${Math.round((f.y - y0) / FH) * dir}|${f.name}|${f.count}`).sort();
+}
+
+async function pageUrl(page) {
+	return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() =>
+		setTimeout(() => setTimeout(() => resolve(window.location.href), 0), 0))));
+}
+
+async function shot(page, name) {
+	await page.screenshot({ path: join(outDir, `view-${name}.png`) });
+}
+
+const graphShown = (page) => page.evaluate(() => !document.getElementById('frames').classList.contains('hide'));
+
+if (pw.skip || renderer().kind !== 'fg-render') {
+	test('browser tests of the views', { skip: pw.skip || 'needs fg-render (view data)' }, () => {});
+} else {
+	describe('views in Chromium', () => {
+		let svg;
+		before(async () => {
+			browser = await launch(pw.chromium);
+			mkdirSync(outDir, { recursive: true });
+			svg = render('views', FOLDED, { title: 'Views test' });
+		});
+		after(async () => {
+			if (browser) await browser.close();
+			cleanup();
+		});
+
+		test('the function table: exact self and total, each sample once under recursion; sorting', async () => {
+			await withPage(`${svg.url}?table=1`, async (page) => {
+				const rows = await page.evaluate(() => [...document.querySelectorAll('#fg-table tbody tr')]
+					.map((tr) => [...tr.children].map((td) => td.textContent)));
+				const model = functionTable(LINES);
+				assert.equal(rows.length, model.size, 'one row per function');
+				for (const [self, selfPct, total, totalPct, name] of rows) {
+					const m = model.get(name);
+					assert.ok(m, `${name} is a function of the input`);
+					assert.equal(Number(self), m.self, `${name} self`);
+					assert.equal(Number(total), m.total, `${name} total`);
+					assert.equal(selfPct, `${(100 * m.self / TOTAL).toFixed(2)}%`);
+					assert.equal(totalPct, `${(100 * m.total / TOTAL).toFixed(2)}%`);
+				}
+				const totals = rows.map((r) => Number(r[2]));
+				assert.deepEqual(totals, [...totals].sort((a, b) => b - a), 'sorted by total');
+				await shot(page, 'table');
+				await page.click('#fg-table th[data-sort="self"]');
+				const selfs = await page.evaluate(() => [...document.querySelectorAll('#fg-table tbody tr')]
+					.map((tr) => Number(tr.children[0].textContent)));
+				assert.deepEqual(selfs, [...selfs].sort((a, b) => b - a), 'sorted by self');
+			});
+		});
+
+		test('the table follows the search and the hide toggle', async () => {
+			await withPage(`${svg.url}?table=1&s=^(parse|lex)$&hide=^run$`, async (page) => {
+				const rows = await page.evaluate(() => [...document.querySelectorAll('#fg-table tbody tr')]
+					.map((tr) => [tr.children[4].textContent, Number(tr.children[2].textContent)]));
+				const model = functionTable(hideAndCollapse(LINES, /^run$/, false));
+				assert.deepEqual(rows.map((r) => r[0]).sort(), ['lex', 'parse']);
+				for (const [name, total] of rows) assert.equal(total, model.get(name).total, name);
+			});
+		});
+
+		test('function view: callees merged above, callers merged below, exact counts', async () => {
+			for (const f of ['parse', 'write', 'eval']) {
+				await withPage(`${svg.url}?fn=${f}`, async (page) => {
+					const frames = await readView(page);
+					const roots = frames.filter((x) => x.name === f && Math.abs(x.width - FULL) < 0.2);
+					assert.ok(roots.length >= 2, `${f} is drawn full width twice`);
+					const [top, bottom] = roots.sort((a, b) => a.y - b.y).slice(0, 1)
+						.concat(roots.sort((a, b) => a.y - b.y).slice(1));
+					const callees = frames.filter((x) => x.y <= top.y);
+					const callers = frames.filter((x) => x.y >= bottom.y);
+					assert.equal(callees.length + callers.length, frames.length, 'two sections');
+					assert.deepEqual(viewMultiset(callees, top.y, -1), treeFrames(calleePaths(LINES, f), f), `${f} callees`);
+					assert.deepEqual(viewMultiset(callers, bottom.y, 1), treeFrames(callerPaths(LINES, f), f), `${f} callers`);
+					const n = LINES.filter((l) => l.frames.includes(f)).reduce((a, l) => a + l.count, 0);
+					for (const x of frames) {
+						assert.ok(Math.abs(x.width - FULL * x.count / n) <= 0.15, `${x.title}: width ${x.width}`);
+					}
+					if (f === 'parse') await shot(page, 'function');
+				});
+			}
+		});
+
+		test('function view from a frame (f key, Shift-click) and Esc back; URL fn=', async () => {
+			await withPage(svg.url, async (page) => {
+				const box = await page.evaluate(() => {
+					const g = [...document.querySelectorAll('#frames g > title')].find((t) => t.textContent.startsWith('eval ('));
+					const r = g.parentNode.querySelector('rect').getBoundingClientRect();
+					return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+				});
+				await page.mouse.move(box.x, box.y);
+				await page.keyboard.press('f');
+				assert.match(new URL(await pageUrl(page)).searchParams.get('fn'), /^eval$/);
+				assert.equal(await graphShown(page), false, 'the writer\'s frames are hidden');
+				await page.keyboard.press('Escape');
+				assert.equal(await graphShown(page), true, 'Esc returns to the graph');
+				assert.equal(new URL(await pageUrl(page)).searchParams.get('fn'), null);
+				await page.keyboard.down('Shift');
+				await page.mouse.click(box.x, box.y);
+				await page.keyboard.up('Shift');
+				assert.equal(new URL(await pageUrl(page)).searchParams.get('fn'), 'eval');
+			});
+		});
+
+		test('hide by regex and collapse recursion, alone and together', async () => {
+			const cases = [
+				['?hide=^(run|log)$', /^(run|log)$/, false],
+				['?rec=1', null, true],
+				['?hide=^eval$&rec=1', /^eval$/, true],
+				['?hide=push(int', /push\(int/, false], // invalid regex: literal text
+			];
+			for (const [query, re, rec] of cases) {
+				await withPage(svg.url + query, async (page) => {
+					const frames = await readView(page);
+					const root = frames.find((x) => x.name === 'all');
+					assert.equal(root.count, TOTAL);
+					assert.deepEqual(viewMultiset(frames, root.y, -1), treeFrames(hideAndCollapse(LINES, re, rec)), query);
+					if (query === '?hide=^eval$&rec=1') await shot(page, 'hide-rec');
+				});
+			}
+		});
+
+		test('order by weight: heaviest sibling first, own samples at the left edge', async () => {
+			await withPage(`${svg.url}?order=weight`, async (page) => {
+				const frames = await readView(page);
+				const root = frames.find((x) => x.name === 'all');
+				assert.deepEqual(viewMultiset(frames, root.y, -1), treeFrames(LINES));
+				const main = frames.find((x) => x.name === 'main');
+				const run = frames.find((x) => x.name === 'run');
+				const init = frames.find((x) => x.name === 'init');
+				const log = frames.find((x) => x.name === 'log' && x.y === run.y);
+				// main: 1 own sample, then run (27), log (6), init (3)
+				assert.ok(Math.abs(run.x - (main.x + FULL * 1 / TOTAL)) < 0.15, 'own samples first');
+				assert.ok(run.x < log.x && log.x < init.x, 'heaviest first');
+				const rootKids = frames.filter((x) => x.y === main.y).sort((a, b) => a.x - b.x).map((x) => x.name);
+				assert.deepEqual(rootKids, ['main', 'other']);
+				await shot(page, 'weight');
+			});
+			// the default stays alphabetical, as the writer draws it
+			await withPage(svg.url, async (page) => {
+				await page.keyboard.press('w');
+				await page.keyboard.press('w');
+				assert.equal(await graphShown(page), true);
+			});
+		});
+
+		test('deep zoom reveals a child narrower than --minwidth, with its exact count', async () => {
+			const deep = render('reveal', 'main;wide 200000\nmain;narrow;leaf 5\nmain;narrow 20\n', {});
+			await withPage(deep.url, async (page) => {
+				const drawn = await page.evaluate(() => [...document.querySelectorAll('#frames title')].map((t) => t.textContent));
+				assert.ok(!drawn.some((t) => t.startsWith('leaf (')), 'leaf is too narrow for the writer');
+				await page.evaluate(() => {
+					const t = [...document.querySelectorAll('#frames title')].find((x) => x.textContent.startsWith('narrow ('));
+					t.parentNode.querySelector('rect').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+				});
+				const frames = await readView(page);
+				const narrow = frames.find((x) => x.name === 'narrow');
+				const leaf = frames.find((x) => x.name === 'leaf');
+				assert.ok(leaf, 'leaf appears');
+				assert.equal(leaf.count, 5);
+				assert.ok(Math.abs(narrow.width - FULL) < 0.15);
+				assert.ok(Math.abs(leaf.width - FULL * 5 / 25) < 0.15);
+				assert.ok(Math.abs(leaf.x - (narrow.x + FULL * 20 / 25)) < 0.15, 'own samples first');
+				assert.match(frames.find((x) => x.name === 'main').cls, /parent/);
+				const url = await pageUrl(page);
+				assert.ok(new URL(url).searchParams.has('x'), 'the zoom is in the URL');
+				await shot(page, 'reveal');
+				await page.goto(url);
+				assert.ok((await readView(page)).some((x) => x.name === 'leaf'), 'a reload reveals again');
+				await page.keyboard.press('Escape');
+				assert.equal(await graphShown(page), true, 'Esc returns to the graph');
+			});
+		});
+
+		test('URL state: toggles written, unknown parameters kept, all restored on reload', async () => {
+			await withPage(`${svg.url}?keep=me`, async (page, { answers }) => {
+				await page.keyboard.press('r');
+				await page.keyboard.press('w');
+				answers.push('^log$');
+				await page.keyboard.press('h');
+				await page.keyboard.press('t');
+				const url = new URL(await pageUrl(page));
+				assert.equal(url.searchParams.get('keep'), 'me');
+				assert.equal(url.searchParams.get('rec'), '1');
+				assert.equal(url.searchParams.get('order'), 'weight');
+				assert.equal(url.searchParams.get('hide'), '^log$');
+				assert.equal(url.searchParams.get('table'), '1');
+				const before = await readView(page);
+				await page.goto(url.href);
+				assert.deepEqual(await readView(page), before, 'same view after a reload');
+				assert.equal(await page.evaluate(() => document.getElementById('fg-table').getAttribute('display')), null);
+				await page.keyboard.press('r');
+				assert.equal(new URL(await pageUrl(page)).searchParams.get('rec'), null);
+			});
+		});
+
+		test('keyboard: t opens the table, Tab and Enter open a function view, arrows and Enter zoom in it, Esc returns', async () => {
+			await withPage(svg.url, async (page) => {
+				await page.keyboard.press('t');
+				for (let k = 0; k < 4; k++) await page.keyboard.press('Tab');
+				const name = await page.evaluate(() => document.activeElement.children[4] &&
+					document.activeElement.children[4].textContent);
+				assert.ok(name, 'a row has the focus');
+				await page.keyboard.press('Enter');
+				assert.equal(new URL(await pageUrl(page)).searchParams.get('fn'), name);
+				// arrows move a focus over the drawn frames, Enter zooms to it
+				const focused = () => page.evaluate(() => {
+					const g = document.querySelector('#fg-view > .focus');
+					return g && { title: g.querySelector('title').textContent, width: Number(g.querySelector('rect').getAttribute('width')) };
+				});
+				await page.keyboard.press('ArrowRight');
+				const start = await focused();
+				assert.ok(start && start.title.startsWith(`${name} (`), `the focus starts on ${name}`);
+				await page.keyboard.press('ArrowUp');
+				const callee = await focused();
+				assert.ok(callee && callee.title !== start.title, 'Up moves to a callee');
+				assert.match(await page.textContent('#details'), new RegExp(`${callee.title.replace(/[()]/g, '\\$&')}`));
+				await page.keyboard.press('Enter');
+				const zoomed = await focused();
+				assert.equal(zoomed.title, callee.title, 'the focus stays on the zoomed frame');
+				assert.ok(Math.abs(zoomed.width - FULL) < 0.2, 'Enter zooms it to the full width');
+				await page.keyboard.press('Escape');
+				await page.keyboard.press('Escape');
+				assert.equal(await graphShown(page), true);
+			});
+		});
+
+		test('past the node budget the remainder is reported, counts stay exact', async () => {
+			const small = render('budget', FOLDED, { extra: ['--view-nodes', '4'] });
+			await withPage(`${small.url}?rec=1&table=1`, async (page) => {
+				const info = await page.textContent('#fg-view-info');
+				const frames = await readView(page);
+				const root = frames.find((x) => x.name === 'all');
+				assert.equal(root.count, TOTAL, 'the root keeps every sample');
+				const drawn = frames.filter((x) => x.y === root.y - FH).reduce((a, x) => a + x.count, 0);
+				const other = Number(/([0-9,]+) samples in "other"/.exec(info)[1].replace(/,/g, ''));
+				assert.ok(other > 0, info);
+				assert.ok(drawn <= TOTAL);
+				const note = await page.textContent('#fg-table');
+				assert.match(note, /in "other"/);
+			});
+		});
+	});
+}
