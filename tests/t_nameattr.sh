@@ -52,6 +52,10 @@ refused "the same attribute twice in an extra" 'work\tg_extra=data-a="1" data-a=
 refused "target twice" 'work\thref=https://ok.example/\ta_extra=target="_blank"' '_blank'
 refused "invalid UTF-8" 'work\tg_extra=data-x="\xff\xfe"' 'data-x="'
 
+refused "an id the viewer's elements use (fg-data)" 'work\tid=fg-data' 'id="fg-data"[^>]*><title>work'
+refused "an id the viewer's elements use (details)" 'work\tid=details' 'id="details"[^>]*><title>work'
+refused "an id in an extra" 'work\tg_extra=id="frames"' 'id="frames"[^>]*><title>work'
+
 # What stays allowed.
 attrs 'work\thref=https://example.com/a?b=1\ttarget=_blank\tclass=c\tg_extra=data-x="1" xlink:title="t"'
 check "--nameattr https links and plain extras stay" grep -q '<a xlink:href="https://example.com/a?b=1" target="_blank" class="c" data-x="1" xlink:title="t">' "$TMP/svg"

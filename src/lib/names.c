@@ -238,6 +238,8 @@ static const char *unsafe_extra(const char *text, size_t length, tag_names *name
 			return "href (use the href= key)";
 		if (name_is(n, name_length, "style"))
 			return "a style attribute";
+		if (name_is(n, name_length, "id"))
+			return "id (use the id= key)";
 		if (name_starts(n, name_length, "on"))
 			return "an event handler";
 		if (name_starts(n, name_length, "xml"))
@@ -268,6 +270,22 @@ static const char *unsafe_extra(const char *text, size_t length, tag_names *name
  * (no scheme). No bytes a browser would strip before reading the scheme
  * ("java\tscript:"), so what is checked is what the browser sees.
  */
+/* Whether an id is one the writer or the viewer gives its own elements
+ * (a frame holding it would hijack them): the fixed ones and any "fg-". */
+static bool viewer_id(const char *value, size_t length)
+{
+	static const char *const own[] = {
+		"background", "bg", "details", "frames", "ignorecase", "matched",
+		"search", "subtitle", "title", "unzoom",
+	};
+	if (length >= 3 && memcmp(value, "fg-", 3) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(own) / sizeof(*own); i++)
+		if (length == strlen(own[i]) && memcmp(value, own[i], length) == 0)
+			return true;
+	return false;
+}
+
 static bool safe_link(const char *href, size_t length)
 {
 	if (length == 0 || !fg_text_is_clean(href, length))
@@ -318,6 +336,8 @@ static int attribute_line(void *context, char *line, size_t length, uint64_t num
 			} else if (KEY("target")) {
 				target = value;
 				target_length = value_length;
+			} else if (KEY("id") && viewer_id(value, value_length)) {
+				warn_at(r, number, "an id the SVG's own elements use; the id is dropped");
 			} else if (KEY("id") || KEY("class")) {
 				char key[8];
 				memcpy(key, field, key_length);

@@ -16,17 +16,19 @@ var nextEl = null;
 var clearEl = null;
 
 /*
- * A pattern that can backtrack for hours ("(.|.)*!"): a quantified group,
- * a back-reference, many unbounded quantifiers, or a very long pattern.
+ * A pattern that can backtrack for hours ("(.|.)*!", ".*.*!",
+ * ".{0,900}.{0,900}!"): a quantified group, a back-reference, more than
+ * one repeat (*, +, {m,n}), or a very long pattern. One repeat costs at
+ * most the square of a name's length.
  * JavaScript cannot interrupt a regular expression, so a pattern that
  * comes with a link (?s=, hide=) is matched as plain text when it looks
  * like one.
  */
 function mayBacktrack(term) {
 	var plain = term.replace(/\\[^0-9k]/g, 'x');
-	var unbounded = (plain.match(/[*+]|\{[0-9]+,\}/g) || []).length;
+	var repeats = (plain.match(/[*+]|\{[0-9]*,?[0-9]*\}/g) || []).length;
 	return term.length > 200 || /\)[*+{?]/.test(plain) || /\\([1-9]|k<)/.test(term) ||
-		unbounded > 2;
+		repeats > 1;
 }
 
 function toRegExp(term, untrusted) {

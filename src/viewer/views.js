@@ -92,8 +92,12 @@ function fillOf(name) {
 	return c;
 }
 
+/* Text for markup parsed as XML (innerHTML in an SVG document): characters
+ * XML forbids (from a link's ?s= or ?hide=) become U+FFFD. */
 function escapeXml(s) {
-	return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+	return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(^|[^\ud800-\udbff])[\udc00-\udfff]/g,
+		function (m, before) { return (before || '') + '\ufffd'; })
+		.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /* Titles are "NAME (N COUNTNAME, P%)" as the writer's: N is the count

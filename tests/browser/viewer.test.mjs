@@ -419,6 +419,25 @@ if (pw.skip) {
 			});
 		});
 
+		test('a link\'s ?s= or ?hide= with several repeats or control characters: no freeze, no error', async () => {
+			// Long names: .*.*! and .{0,900}.{0,900}! cost length^2 or more per name.
+			let folded = '';
+			for (let i = 0; i < 20; i++) folded += `main;std::vector<${'x'.repeat(800)}${i}>::push_back 1\n`;
+			const g = render('redos-long', folded);
+			for (const q of ['s=.*.*!', 's=x.*x.*!', 's=.{0,900}.{0,900}.{0,900}!',
+				'hide=.{0,900}.{0,900}.{0,900}!', 'hide=%01&table=1', 's=%01&table=1', 's=%EF%BF%BF&table=1']) {
+				await withPage(`${g.url}?${q}`, async (page) => {
+					const start = Date.now();
+					const alive = await Promise.race([
+						page.evaluate(() => document.getElementById('matched').textContent),
+						new Promise((resolve) => setTimeout(() => resolve(null), 3000)),
+					]);
+					assert.notEqual(alive, null, `the page answers with ?${q}`);
+					assert.ok(Date.now() - start < 1000, `?${q} within a second (${Date.now() - start} ms)`);
+				});
+			}
+		});
+
 		test('issue 13 item 7: a --countname with " (" does not break names or search', async () => {
 			const g = renderer().kind === 'fg-render' ? render('countname', 'main;work 30\nmain;idle (x) 10\n',
 				{ extra: ['--countname', 'samples (of 10 ms)'] }) : null;

@@ -27,7 +27,7 @@ typedef struct checker {
 } checker;
 
 static const char *const allowed[] = {"svg", "style", "defs", "linearGradient", "stop", "rect",
-				      "text", "g", "a", "title", "script", NULL};
+				      "text", "g", "a", "title", "script", "metadata", NULL};
 
 static bool name_char(unsigned char c, bool first)
 {
