@@ -132,7 +132,7 @@ static bool is_description(const char *line, const char *end)
 
 enum { AFTER_BANNER = 1 };
 
-static bool is_not_frame(const fg_trace_line *l, unsigned *memory)
+static int is_not_frame(const fg_trace_line *l, unsigned *memory)
 {
 	bool after_banner = (*memory & AFTER_BANNER) != 0;
 	*memory &= ~(unsigned)AFTER_BANNER;
@@ -147,22 +147,23 @@ static bool is_not_frame(const fg_trace_line *l, unsigned *memory)
 			fg_collapse_warn(l->chunk->report, l->number, "DTrace's message, not a frame: %s",
 					 message);
 		}
-		return true;
+		return FG_TRACE_SKIP;
+	}
+	if (is_banner(l->start, l->end)) {
+		/* A second capture begins: frames pending were cut off. */
+		*memory |= AFTER_BANNER;
+		return l->pending ? FG_TRACE_CUT : FG_TRACE_SKIP;
 	}
 	if (l->pending)
-		return false;
-	if (is_banner(l->start, l->end)) {
-		*memory |= AFTER_BANNER;
-		return true;
-	}
+		return FG_TRACE_FRAME;
 	if (after_banner && is_probe_line(l->start, l->end))
-		return true;
+		return FG_TRACE_SKIP;
 	if (!fg_is_space((unsigned char)l->raw[0])) {
 		fg_collapse_warn(l->chunk->report, l->number,
 				 "not indented like a stack frame: header line ignored");
-		return true;
+		return FG_TRACE_SKIP;
 	}
-	return false;
+	return FG_TRACE_FRAME;
 }
 
 const fg_trace_rules fg_dtrace_rules = {

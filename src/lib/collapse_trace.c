@@ -168,7 +168,16 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 	const fg_trace_rules *rules = t->config->rules;
 	if (rules->is_not_frame != NULL) {
 		fg_trace_line l = {raw, raw_end, start, end, t->pending_lines != 0, chunk, line};
-		if (rules->is_not_frame(&l, &t->memory))
+		int kind = rules->is_not_frame(&l, &t->memory);
+		if (kind == FG_TRACE_CUT && t->pending_lines != 0) {
+			fg_collapse_warn(chunk->report, line,
+					 "%llu frame line%s before this line, with no count line after %s, ignored",
+					 (unsigned long long)t->pending_lines,
+					 t->pending_lines == 1 ? "" : "s",
+					 t->pending_lines == 1 ? "it" : "them");
+			forget_stack(t);
+		}
+		if (kind != FG_TRACE_FRAME)
 			return 0;
 	}
 	t->pending_lines++;

@@ -26,14 +26,19 @@ typedef struct fg_trace_line {
 	uint64_t number;            /* its line number in the chunk */
 } fg_trace_line;
 
+enum { FG_TRACE_FRAME, FG_TRACE_SKIP, FG_TRACE_CUT };
+
 typedef struct fg_trace_rules {
 	/*
-	 * Whether the line is the tracer's own text rather than a frame: it is
-	 * then skipped (the rule warns if it should). memory is the format's
-	 * own word of state, kept from line to line, 0 at the start of each
-	 * input. NULL: every line is a frame.
+	 * Whether the line is the tracer's own text rather than a frame:
+	 * FG_TRACE_FRAME (it is a frame), FG_TRACE_SKIP (skipped; the rule
+	 * warns if it should) or FG_TRACE_CUT (skipped, and it starts new
+	 * output, so frames pending before it were cut off: the parser drops
+	 * them with a warning). memory is the format's own word of state, kept
+	 * from line to line, 0 at the start of each input. NULL: every line is
+	 * a frame.
 	 */
-	bool (*is_not_frame)(const fg_trace_line *line, unsigned *memory);
+	int (*is_not_frame)(const fg_trace_line *line, unsigned *memory);
 	/* Cleans one frame line and pushes its frame(s): 0 or FG_ENOMEM. */
 	int (*clean_frame)(const char *line, size_t length, const fg_trace_options *options,
 			   fg_stack_builder *b);

@@ -159,6 +159,10 @@ static void test_parser(void)
 		  "m`b;m`a 2\n", "parser: DTrace's messages, banner, probe line and header are no frames");
 	CHECK_STR(check_warnings(), "in:4: not indented like a stack frame: header line ignored\n"
 		  "in:7: DTrace's message, not a frame: dtrace: 1 drop\n", "parser: DTrace header warnings");
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`cut\nCPU     ID  FUNCTION:NAME\n  0  64091  :tick-60s\n  m`y\n 4\n", 1),
+		  "m`y 4\n", "parser: a banner inside a stack (two captures concatenated) is no frame");
+	CHECK_STR(check_warnings(), "in:2: 1 frame line before this line, with no count line after it, ignored\n",
+		  "parser: the cut-off frames are reported");
 	CHECK_STR(collapse(FG_TRACE_STAP, "\t248\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 1),
 		  " 248\nf 1\n", "parser: an empty stap backtrace is an empty stack");
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n 18446744073709551615\n", 1),
