@@ -151,6 +151,19 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 	return rc;
 }
 
+/* Drops the pending frames, which no count line ended, with a warning
+ * saying where they stopped. */
+static void drop_unended(struct trace_state *t, fg_collapse_chunk *chunk, uint64_t line,
+			 const char *where)
+{
+	if (t->pending_lines != 0)
+		fg_collapse_warn(chunk->report, line,
+				 "%llu frame line%s %s, with no count line after %s, ignored",
+				 (unsigned long long)t->pending_lines, t->pending_lines == 1 ? "" : "s",
+				 where, t->pending_lines == 1 ? "it" : "them");
+	forget_stack(t);
+}
+
 /* One line (trimmed of its '\n'), line number `line` of the chunk. */
 static int parse_line(struct trace_state *t, const char *raw, const char *raw_end,
 		      fg_collapse_chunk *chunk, uint64_t line)
@@ -169,14 +182,8 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 	if (rules->is_not_frame != NULL) {
 		fg_trace_line l = {raw, raw_end, start, end, t->pending_lines != 0, chunk, line};
 		int kind = rules->is_not_frame(&l, &t->memory);
-		if (kind == FG_TRACE_CUT && t->pending_lines != 0) {
-			fg_collapse_warn(chunk->report, line,
-					 "%llu frame line%s before this line, with no count line after %s, ignored",
-					 (unsigned long long)t->pending_lines,
-					 t->pending_lines == 1 ? "" : "s",
-					 t->pending_lines == 1 ? "it" : "them");
-			forget_stack(t);
-		}
+		if (kind == FG_TRACE_CUT)
+			drop_unended(t, chunk, line, "before this line");
 		if (kind != FG_TRACE_FRAME)
 			return 0;
 	}
@@ -206,13 +213,7 @@ static int parse(void *state, fg_collapse_chunk *chunk)
 	}
 	chunk->lines = line;
 	if (chunk->end_of_input) {
-		if (t->pending_lines != 0)
-			fg_collapse_warn(chunk->report, line,
-					 "%llu frame line%s at the end, with no count line after %s, ignored",
-					 (unsigned long long)t->pending_lines,
-					 t->pending_lines == 1 ? "" : "s",
-					 t->pending_lines == 1 ? "it" : "them");
-		forget_stack(t);
+		drop_unended(t, chunk, line, "at the end");
 		t->memory = 0;
 	}
 	return rc;
