@@ -364,8 +364,10 @@ void fg_tree_free(fg_tree *tree);
 int fg_tree_add(fg_tree *tree, const char *stack, size_t length,
 		fg_count count, const fg_count *before);
 
-/* Orders children (unless FLAMECHART). Call once, after the last add. */
-void fg_tree_finish(fg_tree *tree);
+/* Orders children (unless FLAMECHART) and sums the totals. Call once,
+ * after the last add. Returns 0, or FG_ENOMEM (the children could not be
+ * ordered: do not draw the tree). */
+int fg_tree_finish(fg_tree *tree);
 
 /* Read access, valid after fg_tree_finish. */
 size_t fg_tree_size(const fg_tree *tree);

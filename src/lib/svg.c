@@ -895,7 +895,8 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 	int collected = fg_graph_collect(g, err);
 	if (collected != 0)
 		return collected;
-	fg_tree_finish(g->tree);
+	if (fg_tree_finish(g->tree) != 0)
+		return fg_fail(err, FG_ENOMEM, "out of memory");
 	writer w = {.o = o, .tree = g->tree, .out = out};
 	w.palette = fg_palette_by_name(o->colors);
 	w.mode = o->hash ? FG_COLOR_HASH : o->random ? FG_COLOR_RANDOM : FG_COLOR_NAME_SEEDED;

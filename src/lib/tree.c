@@ -664,10 +664,11 @@ static int rank_names(fg_tree *t)
 	return 0;
 }
 
-void fg_tree_finish(fg_tree *t)
+int fg_tree_finish(fg_tree *t)
 {
+	int rc = 0;
 	if (t->finished)
-		return;
+		return 0;
 	t->finished = true;
 	free(t->slots);
 	t->slots = NULL;
@@ -686,8 +687,10 @@ void fg_tree_finish(fg_tree *t)
 			if ((n->name & CHILDREN_IN_ORDER) || (id != 0 && n->parent == FG_NODE_NONE) ||
 			    n->first_child == FG_NODE_NONE)
 				continue;
-			if (!ranked && rank_names(t) != 0)
-				break; /* no memory: children stay unsorted (fg_tree_finish cannot fail) */
+			if (!ranked && rank_names(t) != 0) {
+				rc = FG_ENOMEM; /* the children stay unsorted: not to be drawn */
+				break;
+			}
 			ranked = true;
 			n->first_child = sort_siblings(t, n->first_child);
 			fg_node_id previous = FG_NODE_NONE, kept = n->first_child;
@@ -733,6 +736,7 @@ void fg_tree_finish(fg_tree *t)
 	t->previous = NULL;
 	t->previous_length = 0;
 	t->depth = 0;
+	return rc;
 }
 
 size_t fg_tree_size(const fg_tree *t) { return t->size; }

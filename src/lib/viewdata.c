@@ -146,10 +146,11 @@ static void put_count(fg_buffer *out, char prefix, fg_count c)
 
 /* A name on its own line: cleaned, with \ newline and CR escaped (a name
  * is one line), then escaped for XML. */
-static void put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
+static int put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
 {
 	scratch->length = 0;
-	fg_text_clean(scratch, bytes, length);
+	if (fg_text_clean(scratch, bytes, length) != 0)
+		return FG_ENOMEM;
 	size_t run = 0;
 	for (size_t i = 0; i < scratch->length; i++) {
 		char c = scratch->data[i];
@@ -160,8 +161,10 @@ static void put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size
 		fg_buffer_append_str(out, escape);
 		run = i + 1;
 	}
-	fg_text_escape(out, scratch->data + run, scratch->length - run);
-	fg_buffer_append(out, "\n", 1);
+	if (fg_text_escape(out, scratch->data + run, scratch->length - run) != 0 ||
+	    fg_buffer_append(out, "\n", 1) != 0)
+		return FG_ENOMEM;
+	return 0;
 }
 
 /* The shown name of a node: without its _[k]-style annotation. */
@@ -255,8 +258,10 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 	for (size_t i = 0; i < name_count; i++) {
 		if (entity != NULL && entity(entity_context, out, sorted[i]->stack, sorted[i]->stack_length))
 			fg_buffer_append(out, "\n", 1);
-		else
-			put_name(out, &scratch, sorted[i]->stack, sorted[i]->stack_length);
+		else if (put_name(out, &scratch, sorted[i]->stack, sorted[i]->stack_length) != 0) {
+			rc = FG_ENOMEM;
+			goto done;
+		}
 	}
 
 	uint32_t previous_depth = 0;
