@@ -23,11 +23,19 @@
  * decimals. Frequent names get short numbers, and most nodes have no own
  * samples: a node costs about 4 bytes.
  *
- * The budget counts nodes. Past it, the heaviest nodes are kept (a parent
- * weighs at least as much as its child and comes first in pre-order, so
- * the kept set is a tree) and every left-out subtree's total is added to
- * its parent's OTHER: each view can then say exactly how much it cannot
- * show. Everything is iterative; the tree may be deep.
+ * The budget counts nodes. Past it, the heaviest nodes are kept (ties: the
+ * first in pre-order; a parent weighs at least as much as its child and
+ * comes first in pre-order, so the kept set is a tree) and every left-out
+ * subtree's total is added to its parent's OTHER: each view can then say
+ * exactly how much it cannot show.
+ *
+ * Time and memory are linear, and small: a profile of a million nodes is
+ * written in a few milliseconds with one bit per node. The weight of the
+ * budget's last node is found by a radix select over the node totals (a
+ * histogram of one 16-bit digit per pass, highest first), not by sorting;
+ * pre-order walks descend only into kept nodes, with a stack of node ids;
+ * names are counted by the tree's name ids. Everything is iterative: the
+ * tree may be deep.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,93 +43,238 @@
 #include "tree.h"
 #include "viewdata.h"
 
+static inline bool live(const fg_tree *t, fg_node_id n)
+{
+	return n == 0 || t->nodes[n].parent != FG_NODE_NONE; /* else merged */
+}
+
+/* The keys nodes are ranked by, heaviest first: a total's whole units,
+ * then (when counts are fractional) its fraction. */
+typedef struct selection {
+	uint64_t whole, frac; /* the weight of the last node kept */
+	size_t equal;         /* how many nodes of exactly that weight are kept */
+	bool all;             /* every node is kept */
+} selection;
+
+/*
+ * One 64-bit key of every live node (whole units, or the fraction of
+ * those whose whole units are `whole`): the value v such that `*need`
+ * nodes are taken from those of key >= v, counting down from the
+ * greatest; *need becomes how many of key == v are taken.
+ */
+static uint64_t radix_select(const fg_tree *t, bool fraction, uint64_t whole, size_t *need,
+			     uint32_t *histogram)
+{
+	const uint64_t *keys = fraction ? t->frac : t->whole;
+	uint64_t prefix = 0, mask = 0, greatest = 0;
+	for (size_t n = 0; n < t->size; n++)
+		if (live(t, n) && (!fraction || t->whole[n] == whole) && keys[n] > greatest)
+			greatest = keys[n];
+	int shift = 48;
+	while (shift > 0 && (greatest >> shift) == 0)
+		shift -= 16;
+	for (; shift >= 0; shift -= 16) {
+		memset(histogram, 0, 65536 * sizeof(*histogram));
+		for (size_t n = 0; n < t->size; n++)
+			if ((keys[n] & mask) == prefix && live(t, n) && (!fraction || t->whole[n] == whole))
+				histogram[(keys[n] >> shift) & 0xffff]++;
+		uint32_t digit = 65535;
+		while (digit > 0 && histogram[digit] < *need)
+			*need -= histogram[digit--];
+		prefix |= (uint64_t)digit << shift;
+		mask |= (uint64_t)0xffff << shift;
+	}
+	return prefix;
+}
+
+/* Which nodes a budget keeps: the `budget` heaviest. */
+static int select_weight(const fg_tree *t, size_t budget, selection *s)
+{
+	size_t count = 0;
+	for (size_t n = 0; n < t->size; n++)
+		count += live(t, n);
+	*s = (selection){0, 0, 0, count <= budget};
+	if (s->all)
+		return 0;
+	uint32_t *histogram = malloc(65536 * sizeof(*histogram));
+	if (histogram == NULL)
+		return FG_ENOMEM;
+	size_t need = budget;
+	s->whole = radix_select(t, false, 0, &need, histogram);
+	if (t->frac != NULL)
+		s->frac = radix_select(t, true, s->whole, &need, histogram);
+	s->equal = need;
+	free(histogram);
+	return 0;
+}
+
+/* Whether node n (visited in pre-order) is kept; uses up ties. */
+static bool keep(const fg_tree *t, selection *s, fg_node_id n)
+{
+	if (s->all)
+		return true;
+	uint64_t whole = t->whole[n], frac = t->frac != NULL ? t->frac[n] : 0;
+	if (whole != s->whole || frac != s->frac)
+		return whole > s->whole || (whole == s->whole && frac > s->frac);
+	if (s->equal == 0)
+		return false;
+	s->equal--;
+	return true;
+}
+
+/* A stack of nodes to visit, with their depths. */
 typedef struct visit {
 	fg_node_id node;
 	uint32_t depth;
-	size_t parent;   /* the parent's position in pre-order (the root: 0) */
 } visit;
 
-/* Every live node in pre-order, children in tree (name) order. */
-static int preorder(const fg_tree *t, visit **out, size_t *count)
+typedef struct walk {
+	visit *stack;
+	size_t used, capacity;
+} walk;
+
+/* Pushes the children of n that are kept (kept NULL: all), first child
+ * on top, at depth + 1. */
+static int push_children(walk *w, const fg_tree *t, fg_node_id n, uint32_t depth,
+			 const uint8_t *kept)
 {
-	size_t capacity = 0, used = 0, stack_capacity = 0, stack_used = 0;
-	visit *list = NULL, *stack = NULL;
-	if (fg_grow((void **)&stack, &stack_capacity, 1, sizeof(*stack)) != 0)
-		return FG_ENOMEM;
-	stack[stack_used++] = (visit){0, 0, 0};
-	while (stack_used > 0) {
-		visit v = stack[--stack_used];
-		if (fg_grow((void **)&list, &capacity, used + 1, sizeof(*list)) != 0)
-			goto oom;
-		list[used++] = v;
-		/* Children pushed last-first, so the first is visited first. */
-		size_t first = stack_used;
-		for (fg_node_id c = tree_first_child(t, v.node); c != FG_NODE_NONE;
-		     c = tree_next_sibling(t, c)) {
-			if (fg_grow((void **)&stack, &stack_capacity, stack_used + 1, sizeof(*stack)) != 0)
-				goto oom;
-			stack[stack_used++] = (visit){c, v.depth + 1, used - 1};
-		}
-		for (size_t a = first, b = stack_used; a + 1 < b; a++, b--) {
-			visit swap = stack[a];
-			stack[a] = stack[b - 1];
-			stack[b - 1] = swap;
-		}
+	size_t first = w->used;
+	for (fg_node_id c = tree_first_child(t, n); c != FG_NODE_NONE; c = tree_next_sibling(t, c)) {
+		if (kept != NULL && !(kept[c >> 3] >> (c & 7) & 1))
+			continue;
+		if (fg_grow((void **)&w->stack, &w->capacity, w->used + 1, sizeof(*w->stack)) != 0)
+			return FG_ENOMEM;
+		w->stack[w->used++] = (visit){c, depth + 1};
 	}
-	free(stack);
-	*out = list;
-	*count = used;
-	return 0;
-oom:
-	free(stack);
-	free(list);
-	return FG_ENOMEM;
-}
-
-/* For the budget: heavier first, then earlier in pre-order. */
-typedef struct weighed {
-	fg_count total;
-	size_t position;
-} weighed;
-
-static int compare_weight(const void *a, const void *b)
-{
-	const weighed *x = a, *y = b;
-	int c = fg_count_compare(y->total, x->total);
-	if (c != 0)
-		return c;
-	return x->position < y->position ? -1 : x->position > y->position;
-}
-
-/* Marks kept[position] for the `budget` heaviest nodes. */
-static int choose(const fg_tree *t, const visit *nodes, size_t count, size_t budget,
-		  unsigned char *kept)
-{
-	if (count <= budget) {
-		memset(kept, 1, count);
-		return 0;
+	for (size_t a = first, b = w->used; a + 1 < b; a++, b--) {
+		visit swap = w->stack[a];
+		w->stack[a] = w->stack[b - 1];
+		w->stack[b - 1] = swap;
 	}
-	weighed *w = malloc(count * sizeof(*w));
-	if (w == NULL)
-		return FG_ENOMEM;
-	for (size_t i = 0; i < count; i++)
-		w[i] = (weighed){tree_total(t, nodes[i].node), i};
-	qsort(w, count, sizeof(*w), compare_weight);
-	memset(kept, 0, count);
-	for (size_t i = 0; i < budget && i < count; i++)
-		kept[w[i].position] = 1;
-	kept[0] = 1;
-	free(w);
 	return 0;
 }
 
-static int compare_uses(const void *a, const void *b)
+#define KEPT(kept, n) ((kept)[(n) >> 3] >> ((n) & 7) & 1)
+
+/* Marks the kept nodes in `kept` (a bit per node id), in pre-order as the
+ * ties require; counts them and sums what the left-out ones weigh. */
+static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, size_t *kept_count,
+		     fg_count *other)
 {
-	const fg_stack_entry *x = *(const fg_stack_entry *const *)a;
-	const fg_stack_entry *y = *(const fg_stack_entry *const *)b;
-	if (x->count[0].whole != y->count[0].whole)
-		return x->count[0].whole > y->count[0].whole ? -1 : 1;
-	return 0; /* qsort is not stable, but the input order is: see below */
+	walk w = {0, 0, 0};
+	if (fg_grow((void **)&w.stack, &w.capacity, 1, sizeof(*w.stack)) != 0)
+		return FG_ENOMEM;
+	w.stack[w.used++] = (visit){0, 0};
+	*kept_count = 0;
+	*other = (fg_count){0, 0};
+	while (w.used > 0) {
+		visit v = w.stack[--w.used];
+		/* (The root is the heaviest and first: kept, using up a tie.) */
+		if (!keep(t, s, v.node) && v.node != 0) {
+			fg_count_add_inline(other, tree_total(t, v.node));
+			continue;
+		}
+		kept[v.node >> 3] |= (uint8_t)(1u << (v.node & 7));
+		++*kept_count;
+		if (push_children(&w, t, v.node, v.depth, NULL) != 0) {
+			free(w.stack);
+			return FG_ENOMEM;
+		}
+	}
+	free(w.stack);
+	return 0;
+}
+
+/* Shown names, without their _[k]-style annotations: a number per name
+ * id of the tree (shown[id]), equal for equal shown names, and the number
+ * each shown name has in the view data (1 + its place by uses, most used
+ * first, ties in byte order; 0 when unused). */
+typedef struct shown_names {
+	uint32_t *shown;   /* per name id */
+	uint32_t *number;  /* per shown name */
+	uint32_t *order;   /* the name ids of the used shown names, by number */
+	size_t count, used;
+} shown_names;
+
+static size_t shown_length(const fg_tree *t, uint32_t id, const char **bytes)
+{
+	size_t length;
+	*bytes = tree_name_bytes(t, id, &length);
+	return fg_name_without_annotation(*bytes, length);
+}
+
+static int compare_shown(const void *a, const void *b, void *tree)
+{
+	const char *x, *y;
+	size_t xl = shown_length(tree, *(const uint32_t *)a, &x);
+	size_t yl = shown_length(tree, *(const uint32_t *)b, &y);
+	int c = memcmp(x, y, xl < yl ? xl : yl);
+	return c ? c : (xl > yl) - (xl < yl);
+}
+
+typedef struct use {
+	uint32_t uses, shown;
+} use;
+
+static int compare_use(const void *a, const void *b)
+{
+	const use *x = a, *y = b;
+	if (x->uses != y->uses)
+		return x->uses > y->uses ? -1 : 1;
+	return (x->shown > y->shown) - (x->shown < y->shown);
+}
+
+static void free_shown(shown_names *s)
+{
+	free(s->shown);
+	free(s->number);
+	free(s->order);
+}
+
+/* Numbers the shown names that `counted` nodes use. */
+static int number_names(const fg_tree *t, const uint8_t *kept, bool omit, double named,
+			shown_names *s)
+{
+	size_t names = tree_name_count(t);
+	uint32_t *by_bytes = malloc(names * sizeof(*by_bytes));
+	use *uses = calloc(names, sizeof(*uses));
+	s->shown = malloc(names * sizeof(*s->shown));
+	s->number = calloc(names, sizeof(*s->number));
+	s->order = malloc(names * sizeof(*s->order));
+	if (by_bytes == NULL || uses == NULL || s->shown == NULL || s->number == NULL ||
+	    s->order == NULL) {
+		free(by_bytes);
+		free(uses);
+		return FG_ENOMEM;
+	}
+	for (size_t i = 0; i < names; i++)
+		by_bytes[i] = (uint32_t)i;
+	qsort_r(by_bytes, names, sizeof(*by_bytes), compare_shown, (void *)t);
+	s->count = 0;
+	for (size_t i = 0; i < names; i++) {
+		if (i > 0 && compare_shown(&by_bytes[i - 1], &by_bytes[i], (void *)t) != 0)
+			s->count++;
+		s->shown[by_bytes[i]] = (uint32_t)s->count;
+		uses[s->count] = (use){0, (uint32_t)s->count};
+		s->order[s->count] = by_bytes[i];
+	}
+	s->count += names > 0;
+	for (size_t n = 1; n < t->size; n++)
+		if (KEPT(kept, n) && !(omit && fg_count_to_double(tree_total(t, n)) >= named))
+			uses[s->shown[tree_name_id(t, (fg_node_id)n)]].uses++;
+	qsort(uses, s->count, sizeof(*uses), compare_use);
+	/* order[] held one name id per shown name, in byte order: re-ordered
+	 * by uses into by_bytes (no longer needed as such). */
+	s->used = 0;
+	for (size_t i = 0; i < s->count && uses[i].uses > 0; i++) {
+		s->number[uses[i].shown] = (uint32_t)(i + 1);
+		by_bytes[i] = s->order[uses[i].shown];
+		s->used++;
+	}
+	memcpy(s->order, by_bytes, s->used * sizeof(*by_bytes));
+	free(by_bytes);
+	free(uses);
+	return 0;
 }
 
 static void put_base36(fg_buffer *out, uint64_t v)
@@ -167,29 +320,65 @@ static int put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_
 	return 0;
 }
 
-/* The shown name of a node: without its _[k]-style annotation. */
-static const char *shown_name(const fg_tree *t, fg_node_id n, size_t *length)
+/* The tree line: kept nodes in pre-order (see the top of this file). */
+static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
+		    const shown_names *names, bool omit, double named)
 {
-	const char *name = fg_tree_name(t, n, length);
-	*length = fg_name_without_annotation(name, *length);
-	return name;
+	walk w = {0, 0, 0};
+	if (fg_grow((void **)&w.stack, &w.capacity, 1, sizeof(*w.stack)) != 0)
+		return FG_ENOMEM;
+	w.stack[w.used++] = (visit){0, 0};
+	uint32_t previous_depth = 0;
+	while (w.used > 0) {
+		visit v = w.stack[--w.used];
+		fg_node_id n = v.node;
+		if (n != 0) {
+			uint32_t up = previous_depth + 1 - v.depth;
+			if (up == 0)
+				fg_buffer_append(out, ",", 1);
+			while (up-- > 0)
+				fg_buffer_append(out, ")", 1);
+		}
+		previous_depth = v.depth;
+		fg_count total = tree_total(t, n);
+		if (n == 0)
+			put_base36(out, 0);
+		else if (!(omit && fg_count_to_double(total) >= named))
+			put_base36(out, names->number[names->shown[tree_name_id(t, n)]]);
+		fg_count children = {0, 0}, other = {0, 0};
+		for (fg_node_id c = tree_first_child(t, n); c != FG_NODE_NONE; c = tree_next_sibling(t, c)) {
+			fg_count_add_inline(&children, tree_total(t, c));
+			if (!KEPT(kept, c))
+				fg_count_add_inline(&other, tree_total(t, c));
+		}
+		fg_count self = fg_count_sub_floor(total, children);
+		if (!fg_count_is_zero(self))
+			put_count(out, ':', self);
+		if (!fg_count_is_zero(other))
+			put_count(out, '!', other);
+		if (push_children(&w, t, n, v.depth, kept) != 0) {
+			free(w.stack);
+			return FG_ENOMEM;
+		}
+	}
+	free(w.stack);
+	fg_buffer_append(out, "\n", 1);
+	return 0;
 }
 
 int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count total,
 		       double threshold, double named, double factor, fg_view_data_entity entity,
 		       void *entity_context)
 {
-	visit *nodes = NULL;
-	size_t count = 0;
-	unsigned char *kept = NULL;
-	fg_stacks *names = NULL;
-	const fg_stack_entry **sorted = NULL;
+	selection chosen;
+	size_t kept_count;
+	fg_count other_all;
+	shown_names names = {0};
 	fg_buffer scratch = {0, 0, 0};
-	fg_count *other = NULL;   /* per position, when nodes were left out */
 	int rc = FG_ENOMEM;
-	if (preorder(t, &nodes, &count) != 0)
-		return FG_ENOMEM;
-	if ((kept = malloc(count)) == NULL || choose(t, nodes, count, budget ? budget : 1, kept) != 0)
+	uint8_t *kept = calloc(t->size / 8 + 1, 1);
+	if (kept == NULL || select_weight(t, budget ? budget : 1, &chosen) != 0 ||
+	    mark_kept(t, &chosen, kept, &kept_count, &other_all) != 0)
 		goto done;
 
 	/* The names of drawn frames at least `named` wide are left out: the
@@ -197,52 +386,17 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 	 * kept and counts are whole (so that both sides agree on which nodes
 	 * are drawn: total >= threshold). */
 	bool omit = named >= threshold && named == named;
-	for (size_t i = 0; i < count && omit; i++) {
-		fg_count c = tree_total(t, nodes[i].node);
-		if (c.frac != 0 || (!kept[i] && fg_count_to_double(c) >= threshold))
+	for (size_t n = 0; n < t->size && omit; n++) {
+		fg_count c = tree_total(t, (fg_node_id)n);
+		if (live(t, n) && (c.frac != 0 || (!KEPT(kept, n) && fg_count_to_double(c) >= threshold)))
 			omit = false;
 	}
-#define OMITTED(i) (omit && (i) > 0 && fg_count_to_double(tree_total(t, nodes[i].node)) >= named)
-
-	/* Names by use, most used first (ties in byte order: the sorted table
-	 * is in byte order and the sort below keeps it by its position). */
-	if ((names = fg_stacks_new()) == NULL)
+	if (number_names(t, kept, omit, named, &names) != 0)
 		goto done;
-	size_t kept_count = 0;
-	for (size_t i = 0; i < count; i++) {
-		if (!kept[i])
-			continue;
-		kept_count++;
-		if (i == 0 || OMITTED(i))
-			continue;
-		size_t length;
-		const char *name = shown_name(t, nodes[i].node, &length);
-		if (fg_stacks_add(names, name, length, 0, fg_count_of(1)) != 0)
-			goto done;
-	}
-	if ((sorted = fg_stacks_sorted(names)) == NULL)
-		goto done;
-	size_t name_count = fg_stacks_size(names);
-	for (size_t i = 0; i < name_count; i++) /* uses * 2^32 + position: a stable sort */
-		((fg_stack_entry *)sorted[i])->count[0].whole =
-			((fg_stack_entry *)sorted[i])->count[0].whole << 32 | (UINT32_MAX - i);
-	qsort(sorted, name_count, sizeof(*sorted), compare_uses);
-	for (size_t i = 0; i < name_count; i++)
-		((fg_stack_entry *)sorted[i])->count[1] = fg_count_of(i + 1);
-
-	/* Each left-out subtree's total goes to its kept parent's OTHER. */
-	fg_count other_all = {0, 0};
-	if (kept_count < count && (other = calloc(count, sizeof(*other))) == NULL)
-		goto done;
-	for (size_t i = 1; i < count && other != NULL; i++)
-		if (!kept[i] && kept[nodes[i].parent]) {
-			fg_count_add_inline(&other[nodes[i].parent], tree_total(t, nodes[i].node));
-			fg_count_add_inline(&other_all, tree_total(t, nodes[i].node));
-		}
 
 	char number[FG_COUNT_TEXT_MAX], real[160];
 	fg_buffer_append_str(out, "fg-data 1 nodes=");
-	snprintf(real, sizeof(real), "%zu names=%zu total=", kept_count, name_count + 1);
+	snprintf(real, sizeof(real), "%zu names=%zu total=", kept_count, names.used + 1);
 	fg_buffer_append_str(out, real);
 	fg_count_format(total, number);
 	fg_buffer_append_str(out, number);
@@ -255,53 +409,20 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 		fg_buffer_append_str(out, real);
 	}
 	fg_buffer_append_str(out, "\nall\n");
-	for (size_t i = 0; i < name_count; i++) {
-		if (entity != NULL && entity(entity_context, out, sorted[i]->stack, sorted[i]->stack_length))
+	for (size_t i = 0; i < names.used; i++) {
+		const char *name;
+		size_t length = shown_length(t, names.order[i], &name);
+		if (entity != NULL && entity(entity_context, out, name, length))
 			fg_buffer_append(out, "\n", 1);
-		else if (put_name(out, &scratch, sorted[i]->stack, sorted[i]->stack_length) != 0) {
-			rc = FG_ENOMEM;
+		else if (put_name(out, &scratch, name, length) != 0)
 			goto done;
-		}
 	}
-
-	uint32_t previous_depth = 0;
-	for (size_t i = 0; i < count; i++) {
-		if (!kept[i])
-			continue;
-		fg_node_id n = nodes[i].node;
-		if (i > 0) {
-			uint32_t up = previous_depth + 1 - nodes[i].depth;
-			if (up == 0)
-				fg_buffer_append(out, ",", 1);
-			while (up-- > 0)
-				fg_buffer_append(out, ")", 1);
-		}
-		previous_depth = nodes[i].depth;
-		uint64_t id = 0;
-		if (i > 0 && !OMITTED(i)) {
-			size_t length;
-			const char *name = shown_name(t, n, &length);
-			id = fg_stacks_find(names, name, length)->count[1].whole;
-		}
-		if (!OMITTED(i))
-			put_base36(out, id);
-		fg_count children = {0, 0};
-		for (fg_node_id c = tree_first_child(t, n); c != FG_NODE_NONE; c = tree_next_sibling(t, c))
-			fg_count_add_inline(&children, tree_total(t, c));
-		fg_count self = fg_count_sub_floor(tree_total(t, n), children);
-		if (!fg_count_is_zero(self))
-			put_count(out, ':', self);
-		if (other != NULL && !fg_count_is_zero(other[i]))
-			put_count(out, '!', other[i]);
-	}
-	fg_buffer_append(out, "\n", 1);
+	if (put_tree(out, t, kept, &names, omit, named) != 0)
+		goto done;
 	rc = out->data == NULL ? FG_ENOMEM : 0;
 done:
-	free(sorted);
-	fg_stacks_free(names);
+	free_shown(&names);
 	fg_buffer_free(&scratch);
-	free(other);
 	free(kept);
-	free(nodes);
 	return rc;
 }
