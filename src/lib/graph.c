@@ -12,7 +12,6 @@
 #include "graph.h"
 #include "viewdata.h"
 #include "tree.h"
-#include "tree.h"
 
 void fg_graph_options_init(fg_graph_options *o)
 {
@@ -226,14 +225,42 @@ int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *
 	return 0;
 }
 
-/* One thread's share of a block: whole lines into its sink. */
+/*
+ * Threads. Each thread parses every line of a block whose first frames
+ * (the partition prefix) hash to it, into its own tree: lines that share
+ * those frames share a thread, so below them the trees are disjoint and
+ * the merge at the end has almost nothing to merge, whatever the order of
+ * the input (a shuffled file, concatenated runs). Each thread's lines are
+ * in input order, so sorted input stays sorted in every tree and keeps the
+ * fast path. Which thread parses a line changes nothing but the speed:
+ * fg_tree_finish merges whatever the trees share.
+ */
 typedef struct share {
 	const fg_graph_options *options;
 	fg_graph_sink *sink;
 	const char *text;
 	size_t length;
+	size_t index, parts;      /* this thread's lines: partition == index */
+	size_t prefix_frames;     /* how many frames the partition hashes */
 	pthread_t thread;
 } share;
+
+/* The thread (0 to parts - 1) of a line: a hash of its first `frames`
+ * frames (all of them in a shorter stack, without the count). */
+static size_t partition(const char *line, size_t length, size_t frames, size_t parts)
+{
+	const char *p = line, *end = line + length;
+	for (size_t k = 0; k < frames && p < end; k++) {
+		const char *semicolon = memchr(p, ';', (size_t)(end - p));
+		if (semicolon == NULL) {
+			const char *space = memrchr(line, ' ', length);
+			p = space != NULL ? space : end;
+			break;
+		}
+		p = semicolon + 1;
+	}
+	return (size_t)(fg_hash_bytes(line, (size_t)(p - line)) >> 33) % parts;
+}
 
 static void *parse_share(void *argument)
 {
@@ -244,9 +271,14 @@ static void *parse_share(void *argument)
 	while (p < end && s->error == 0) {
 		const char *newline = memchr(p, '\n', (size_t)(end - p));
 		const char *stop = newline ? newline : end;
+		size_t length = (size_t)(stop - p);
 		s->lines++;
+		if (job->parts > 1 && partition(p, length, job->prefix_frames, job->parts) != job->index) {
+			p = stop + 1;
+			continue;
+		}
 		bool fatal;
-		int rc = add_to_sink(job->options, s, p, (size_t)(stop - p), &fatal);
+		int rc = add_to_sink(job->options, s, p, length, &fatal);
 		if (rc != 0 && fatal) {
 			s->error = rc;
 			s->error_line = s->lines;
@@ -267,10 +299,51 @@ static void *parse_share(void *argument)
 #define BLOCK_PER_THREAD (4u << 20)
 
 /*
- * Lines are read in blocks; each block is cut at line ends into one share
- * per thread, and the shares are parsed at the same time, each into its own
- * tree. Every tree thus sees an increasing run of sorted input, and keeps
- * the fast path; fg_graph_collect merges them. Reports keep input order.
+ * How many leading frames the partition hashes: a third of a typical
+ * stack (the median depth of the first lines), so that the stacks of one
+ * busy process or thread, which share their first frames, still spread
+ * over the threads, while the nodes above the partition prefix, which
+ * every thread may have, stay few.
+ */
+static size_t partition_frames(const char *text, size_t length)
+{
+	size_t depths[256], n = 0;
+	const char *p = text, *end = text + length;
+	while (p < end && n < 256) {
+		const char *newline = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = newline ? newline : end;
+		size_t depth = 1;
+		for (const char *q = p; (q = memchr(q, ';', (size_t)(stop - q))) != NULL; q++)
+			depth++;
+		depths[n++] = depth;
+		p = stop + 1;
+	}
+	/* The median, by counting (depths are small integers). */
+	size_t below = 0, median = 1;
+	for (size_t candidate = 1; n > 0; candidate++) {
+		size_t at = 0;
+		for (size_t i = 0; i < n; i++)
+			at += depths[i] == candidate;
+		below += at;
+		if (below * 2 >= n) {
+			median = candidate;
+			break;
+		}
+	}
+	size_t frames = median / 3;
+	return frames < 1 ? 1 : frames > 16 ? 16 : frames;
+}
+
+/* An invalid line (block line number, code) of some thread. */
+typedef struct invalid_line {
+	uint64_t line;
+	int code;
+} invalid_line;
+
+/*
+ * Lines are read in blocks; the threads parse each block at the same time
+ * (see `share`). Reports are in input order: invalid lines, then the first
+ * fatal error.
  */
 int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *err)
 {
@@ -282,17 +355,12 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 	size_t length;
 	int rc;
 	while ((rc = fg_input_read_block(in, BLOCK_PER_THREAD * threads, &block, &length, err)) > 0) {
-		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads, start = 0;
-		for (size_t i = 0; i < parts; i++) {
-			size_t stop = i + 1 == parts ? length : length / parts * (i + 1);
-			if (stop < start)
-				stop = start;
-			const char *newline = stop < length ? memchr(block + stop, '\n', length - stop) : NULL;
-			if (i + 1 < parts)
-				stop = newline ? (size_t)(newline - block) + 1 : length;
-			shares[i] = (share){&g->options, &g->sinks[i], block + start, stop - start, 0};
-			start = stop;
-		}
+		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads;
+		if (parts > 1 && g->prefix_frames == 0)
+			g->prefix_frames = partition_frames(block, length);
+		for (size_t i = 0; i < parts; i++)
+			shares[i] = (share){&g->options, &g->sinks[i], block, length, i, parts,
+					    g->prefix_frames, 0};
 		size_t started = 1;
 		for (size_t i = 1; i < parts; i++, started++)
 			if (pthread_create(&shares[i].thread, NULL, parse_share, &shares[i]) != 0)
@@ -302,17 +370,40 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 			parse_share(&shares[i]); /* threads could not start: here */
 		for (size_t i = 1; i < started; i++)
 			pthread_join(shares[i].thread, NULL);
-		/* In input order: invalid lines, then the first fatal error. */
+
+		/* The first fatal error, and the invalid lines before it. */
+		uint64_t fatal_line = UINT64_MAX, lines = shares[0].sink->lines, invalid = 0;
+		int fatal = 0;
+		invalid_line listed[16 * FG_REPORT_INVALID_LINES];
+		size_t listed_count = 0;
 		for (size_t i = 0; i < parts; i++) {
-			fg_graph_sink *s = shares[i].sink;
-			uint64_t listed = s->invalid < FG_REPORT_INVALID_LINES ? s->invalid : FG_REPORT_INVALID_LINES;
-			for (uint64_t k = 0; k < listed; k++)
-				note_invalid(g, file, line_base + s->invalid_line[k], s->invalid_code[k], warner);
-			g->invalid_lines += s->invalid - listed;
-			if (s->error != 0)
-				return fatal_error(s->error, file, line_base + s->error_line, err);
-			line_base += s->lines;
+			const fg_graph_sink *s = shares[i].sink;
+			if (s->error != 0 && s->error_line < fatal_line) {
+				fatal_line = s->error_line;
+				fatal = s->error;
+			}
 		}
+		for (size_t i = 0; i < parts; i++) {
+			const fg_graph_sink *s = shares[i].sink;
+			uint64_t kept = s->invalid < FG_REPORT_INVALID_LINES ? s->invalid : FG_REPORT_INVALID_LINES;
+			for (uint64_t k = 0; k < kept; k++)
+				if (s->invalid_line[k] < fatal_line)
+					listed[listed_count++] = (invalid_line){s->invalid_line[k], s->invalid_code[k]};
+			invalid += s->invalid;
+		}
+		/* In line order (a few entries: insertion sort). */
+		for (size_t i = 1; i < listed_count; i++)
+			for (size_t k = i; k > 0 && listed[k - 1].line > listed[k].line; k--) {
+				invalid_line swap = listed[k];
+				listed[k] = listed[k - 1];
+				listed[k - 1] = swap;
+			}
+		for (size_t k = 0; k < listed_count; k++)
+			note_invalid(g, file, line_base + listed[k].line, listed[k].code, warner);
+		if (fatal != 0)
+			return fatal_error(fatal, file, line_base + fatal_line, err);
+		g->invalid_lines += invalid - listed_count;
+		line_base += lines;
 	}
 	return rc;
 }

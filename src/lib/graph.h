@@ -30,6 +30,7 @@ struct fg_graph {
 	fg_tree *tree;             /* sinks[0].tree: the one svg.c draws */
 	fg_graph_sink *sinks;      /* one per thread */
 	size_t sink_count;
+	size_t prefix_frames;      /* frames a line's thread is chosen by (graph.c) */
 	uint64_t invalid_lines;
 	uint64_t first_invalid[FG_REPORT_INVALID_LINES]; /* their line numbers */
 	char *invalid_files[FG_REPORT_INVALID_LINES]; /* and their files (copies) */

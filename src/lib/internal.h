@@ -18,6 +18,9 @@
  */
 int fg_grow(void **array, size_t *capacity, size_t needed, size_t size);
 
+/* Hints that a large block of memory be backed by huge pages (util.c). */
+void fg_advise_huge(void *memory, size_t size);
+
 /* A 64-bit hash of bytes: fast on long keys (8 bytes a step), good spread. */
 uint64_t fg_hash_bytes(const void *bytes, size_t length);
 

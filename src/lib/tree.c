@@ -239,34 +239,64 @@ void fg_tree_free(fg_tree *t)
 	free(t);
 }
 
-/* (Re)builds the child table over all nodes, with room to grow (at most
- * 3/4 full: a slot's tag spares most probes a node). Path hashes are recomputed from the root down: parents have
- * lower ids than their children. */
+/*
+ * The child table. A slot holds the top 32 bits of a path hash (the tag)
+ * and a node id + 1 (0: empty); a probe starts at the hash's top bits, so
+ * a slot's place is known from its tag alone and the table grows by
+ * re-placing tags, without touching a node or hashing a path again.
+ */
+static inline size_t slot_of(const fg_tree *t, uint64_t hash)
+{
+	return (size_t)(hash >> t->slot_shift);
+}
+
+/* Places tag/id slots in a new table of mask + 1 slots (2^bits). */
+static void place(uint64_t *slots, size_t mask, unsigned bits, uint64_t slot)
+{
+	size_t at = (size_t)((slot >> 32) >> (32 - bits));
+	while (slots[at] != 0)
+		at = (at + 1) & mask;
+	slots[at] = slot;
+}
+
+/* Builds the child table over all nodes, or grows it, with room to grow
+ * (at most 3/4 full: a slot's tag spares most probes a node). A first
+ * build hashes the paths from the root down (parents have lower ids than
+ * their children). */
 static int build_index(fg_tree *t)
 {
-	size_t mask = 4095;
-	while (mask / 4 * 3 < t->size)
-		mask = mask * 2 + 1;
+	unsigned bits = 12;
+	while (((size_t)1 << bits) / 4 * 3 < t->size)
+		bits++;
+	if (bits > 32)
+		return FG_ENOMEM; /* (node ids are 32 bits: cannot happen) */
+	size_t mask = ((size_t)1 << bits) - 1;
 	uint64_t *slots = calloc(mask + 1, sizeof(*slots));
-	uint64_t *hashes = malloc(t->size * sizeof(*hashes));
-	if (slots == NULL || hashes == NULL) {
-		free(slots);
-		free(hashes);
+	if (slots == NULL)
 		return FG_ENOMEM;
+	fg_advise_huge(slots, (mask + 1) * sizeof(*slots)); /* random probes: fewer TLB misses */
+	if (t->slots != NULL) {
+		for (size_t i = 0; i <= t->slot_mask; i++)
+			if (t->slots[i] != 0)
+				place(slots, mask, bits, t->slots[i]);
+	} else {
+		uint64_t *hashes = malloc(t->size * sizeof(*hashes));
+		if (hashes == NULL) {
+			free(slots);
+			return FG_ENOMEM;
+		}
+		hashes[0] = ROOT_HASH;
+		for (size_t id = 1; id < t->size; id++) {
+			const node *n = &t->nodes[id];
+			uint64_t h = hashes[id] = path_hash(hashes[n->parent], NAME_ID(n));
+			place(slots, mask, bits, (h >> 32) << 32 | ((uint64_t)id + 1));
+		}
+		free(hashes);
 	}
-	hashes[0] = ROOT_HASH;
-	for (size_t id = 1; id < t->size; id++) {
-		const node *n = &t->nodes[id];
-		uint64_t h = hashes[id] = path_hash(hashes[n->parent], NAME_ID(n));
-		size_t at = h & mask;
-		while (slots[at] != 0)
-			at = (at + 1) & mask;
-		slots[at] = (h >> 32) << 32 | ((uint64_t)id + 1);
-	}
-	free(hashes);
 	free(t->slots);
 	t->slots = slots;
 	t->slot_mask = mask;
+	t->slot_shift = 64 - bits;
 	return 0;
 }
 
@@ -331,7 +361,7 @@ static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t h
 			return FG_NODE_NONE;
 	}
 	uint64_t tag = hash >> 32;
-	size_t at = hash & t->slot_mask;
+	size_t at = slot_of(t, hash);
 	for (uint64_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->slot_mask) {
 		if (slot >> 32 != tag)
 			continue;
@@ -453,9 +483,15 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 			return FG_ENOMEM;
 		hash = path_hash(hash, name);
 		if (t->slots != NULL)
-			__builtin_prefetch(&t->slots[hash & t->slot_mask]);
+			__builtin_prefetch(&t->slots[slot_of(t, hash)]);
 		t->path_name[d] = name;
 		t->path_hash[d] = hash;
+	}
+	/* Then the nodes the child table's first probes point at. */
+	for (size_t d = shared; d < depth && t->slots != NULL; d++) {
+		uint64_t slot = t->slots[slot_of(t, t->path_hash[d])];
+		if (slot >> 32 == t->path_hash[d] >> 32)
+			__builtin_prefetch(&t->nodes[(uint32_t)slot - 1]);
 	}
 	fg_node_id at = shared ? t->path[shared - 1] : 0;
 	for (size_t d = shared; d < depth; d++) {
@@ -538,6 +574,22 @@ static int grow_counts(void **array, size_t *capacity, size_t want, size_t eleme
 	return 0;
 }
 
+#define MERGE_STEP 65536
+
+/* Gives back the memory of from's nodes from `keep` on (already moved). */
+static void shrink(fg_tree *from, size_t keep)
+{
+	void *smaller;
+	if ((smaller = realloc(from->nodes, keep * sizeof(*from->nodes))) != NULL) {
+		from->nodes = smaller;
+		from->capacity = keep;
+	}
+	if ((smaller = realloc(from->whole, keep * sizeof(*from->whole))) != NULL) {
+		from->whole = smaller;
+		from->whole_capacity = keep;
+	}
+}
+
 int fg_tree_merge(fg_tree *into, fg_tree *from)
 {
 	fg_count total = into->grand_total, total_before = into->grand_before;
@@ -564,9 +616,18 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 			free(names);
 			return FG_ENOMEM;
 		}
+	/* Neither child table is of use any more (see the end). */
+	free(into->slots);
+	into->slots = NULL;
+	free(from->slots);
+	from->slots = NULL;
+	free(from->name_slots);
+	from->name_slots = NULL;
 	fg_node_id offset = (fg_node_id)(into->size - 1);
 #define MOVED(id) ((id) == FG_NODE_NONE || (id) == 0 ? (id) : (id) + offset)
-	for (size_t i = 1; i < from->size; i++) {
+	/* From the last node down, giving back from's memory as it goes: the
+	 * two trees never take much more room than the merged one. */
+	for (size_t i = from->size - 1; i >= 1; i--) {
 		node n = from->nodes[i];
 		n.name = names[NAME_ID(&n)] | (n.name & CHILDREN_IN_ORDER);
 		n.parent = MOVED(n.parent);
@@ -580,6 +641,8 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 			into->frac[i + offset] = from->frac != NULL ? from->frac[i] : 0;
 		if (into->before != NULL && from->before != NULL)
 			into->before[i + offset] = from->before[i];
+		if (i % MERGE_STEP == 0)
+			shrink(from, i);
 	}
 	free(names);
 	node *root = &into->nodes[0];
@@ -597,11 +660,10 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	}
 #undef MOVED
 	into->size = size;
+	into->merged += from->merged;
 	into->grand_total = total;
 	into->grand_before = total_before;
-	/* The child table and previous-line state describe `into` alone. */
-	free(into->slots);
-	into->slots = NULL;
+	/* The previous-line state describes `into` alone. */
 	into->depth = 0;
 	into->previous_length = 0;
 	from->size = 1;
@@ -629,6 +691,7 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 		a->last_child = b->last_child;
 	}
 	b->parent = FG_NODE_NONE; /* merged */
+	t->merged++;
 	b->first_child = FG_NODE_NONE;
 	t->whole[from] = 0;
 	if (t->frac != NULL)

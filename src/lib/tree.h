@@ -57,7 +57,9 @@ struct fg_tree {
 	 * each other and can be prefetched together. */
 	uint64_t *slots;
 	size_t slot_mask;
+	unsigned slot_shift;     /* a probe starts at hash >> slot_shift */
 	fg_count grand_total, grand_before;
+	size_t merged;           /* nodes merged into a sibling (fg_tree_finish) */
 	/* The previous stack, for the sorted-input fast path. */
 	char *previous;
 	size_t previous_length, previous_capacity;
@@ -92,6 +94,8 @@ static inline fg_count tree_total(const fg_tree *t, fg_node_id n)
 	fg_count c = {t->whole[n], t->frac != NULL ? t->frac[n] : 0};
 	return c;
 }
+/* Nodes in the tree, not counting those merged into a sibling. */
+static inline size_t fg_tree_live_nodes(const fg_tree *t) { return t->size - t->merged; }
 static inline fg_node_id tree_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
 static inline fg_node_id tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
 

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -25,6 +26,9 @@ void fg_warn(const fg_warner *warner, const char *file, uint64_t line, const cha
 		warner->warn(warner->context, file, line, message);
 }
 
+#define RESERVE_FROM ((size_t)4 << 20)
+#define RESERVE ((size_t)512 << 20)
+
 int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
 {
 	if (needed <= *capacity)
@@ -35,12 +39,48 @@ int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
 			return FG_ENOMEM;
 		want *= 2;
 	}
-	void *grown = realloc(*array, want * size);
+	/* Past a few MB, room for far more at once: untouched pages cost no
+	 * memory, and each move of a large block faults all of it in again
+	 * (see fg_advise_huge). Where the system refuses so much address
+	 * space, the doubling goes on. */
+	void *grown = NULL;
+	if (want * size >= RESERVE_FROM && want < RESERVE / size) {
+		grown = realloc(*array, RESERVE / size * size);
+		if (grown != NULL)
+			want = RESERVE / size;
+	}
+	if (grown == NULL)
+		grown = realloc(*array, want * size);
 	if (grown == NULL)
 		return FG_ENOMEM;
+	fg_advise_huge(grown, want * size);
 	*array = grown;
 	*capacity = want;
 	return 0;
+}
+
+/*
+ * Large arrays (a million-node tree: tens of MB) are filled page by page,
+ * and on a virtual machine a page fault costs microseconds: 4 KiB pages
+ * made a quarter of fg-render's time. Asking for transparent huge pages
+ * where the system offers them on request ("madvise" mode) takes 512
+ * times fewer faults. Only a hint: where it is not supported nothing
+ * changes.
+ */
+void fg_advise_huge(void *memory, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (size < 2 * huge)
+		return;
+	uintptr_t start = ((uintptr_t)memory + huge - 1) & ~(huge - 1);
+	uintptr_t end = ((uintptr_t)memory + size) & ~(huge - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)memory;
+	(void)size;
+#endif
 }
 
 static inline uint64_t read64(const unsigned char *p)

@@ -57,10 +57,12 @@ typedef struct selection {
 } selection;
 
 /*
- * One 64-bit key of every live node (whole units, or the fraction of
- * those whose whole units are `whole`): the value v such that `*need`
+ * The value v of one 64-bit key of the nodes (whole units, or the
+ * fraction of those whose whole units are `whole`) such that `*need`
  * nodes are taken from those of key >= v, counting down from the
- * greatest; *need becomes how many of key == v are taken.
+ * greatest; *need becomes how many of key == v are taken. Merged nodes
+ * (total 0) count as nodes of key 0: the nodes of key > v, and so *need,
+ * are the same with or without them.
  */
 static uint64_t radix_select(const fg_tree *t, bool fraction, uint64_t whole, size_t *need,
 			     uint32_t *histogram)
@@ -68,7 +70,7 @@ static uint64_t radix_select(const fg_tree *t, bool fraction, uint64_t whole, si
 	const uint64_t *keys = fraction ? t->frac : t->whole;
 	uint64_t prefix = 0, mask = 0, greatest = 0;
 	for (size_t n = 0; n < t->size; n++)
-		if (live(t, n) && (!fraction || t->whole[n] == whole) && keys[n] > greatest)
+		if (keys[n] > greatest && (!fraction || t->whole[n] == whole))
 			greatest = keys[n];
 	int shift = 48;
 	while (shift > 0 && (greatest >> shift) == 0)
@@ -76,7 +78,7 @@ static uint64_t radix_select(const fg_tree *t, bool fraction, uint64_t whole, si
 	for (; shift >= 0; shift -= 16) {
 		memset(histogram, 0, 65536 * sizeof(*histogram));
 		for (size_t n = 0; n < t->size; n++)
-			if ((keys[n] & mask) == prefix && live(t, n) && (!fraction || t->whole[n] == whole))
+			if ((keys[n] & mask) == prefix && (!fraction || t->whole[n] == whole))
 				histogram[(keys[n] >> shift) & 0xffff]++;
 		uint32_t digit = 65535;
 		while (digit > 0 && histogram[digit] < *need)
@@ -90,10 +92,7 @@ static uint64_t radix_select(const fg_tree *t, bool fraction, uint64_t whole, si
 /* Which nodes a budget keeps: the `budget` heaviest. */
 static int select_weight(const fg_tree *t, size_t budget, selection *s)
 {
-	size_t count = 0;
-	for (size_t n = 0; n < t->size; n++)
-		count += live(t, n);
-	*s = (selection){0, 0, 0, count <= budget};
+	*s = (selection){0, 0, 0, fg_tree_live_nodes(t) <= budget};
 	if (s->all)
 		return 0;
 	uint32_t *histogram = malloc(65536 * sizeof(*histogram));
@@ -386,11 +385,14 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 	 * kept and counts are whole (so that both sides agree on which nodes
 	 * are drawn: total >= threshold). */
 	bool omit = named >= threshold && named == named;
-	for (size_t n = 0; n < t->size && omit; n++) {
-		fg_count c = tree_total(t, (fg_node_id)n);
-		if (live(t, n) && (c.frac != 0 || (!KEPT(kept, n) && fg_count_to_double(c) >= threshold)))
-			omit = false;
-	}
+	for (size_t n = 0; t->frac != NULL && n < t->size && omit; n++)
+		omit = t->frac[n] == 0;
+	/* (Left-out nodes weigh at most the selection's weight.) */
+	if (!chosen.all && fg_count_to_double((fg_count){chosen.whole, chosen.frac}) >= threshold)
+		for (size_t n = 1; n < t->size && omit; n++)
+			if (!KEPT(kept, n) && live(t, n) &&
+			    fg_count_to_double(tree_total(t, (fg_node_id)n)) >= threshold)
+				omit = false;
 	if (number_names(t, kept, omit, named, &names) != 0)
 		goto done;
 
