@@ -184,16 +184,27 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, size_t *kept
 	return 0;
 }
 
-/* Shown names, without their _[k]-style annotations: a number per name
- * id of the tree (shown[id]), equal for equal shown names, and the number
- * each shown name has in the view data (1 + its place by uses, most used
- * first, ties in byte order; 0 when unused). */
+/*
+ * The names the view data lists: shown names (without their _[k]-style
+ * annotations) of the kept nodes whose names are not left out, most used
+ * first, ties in byte order, numbered from 1. A small hash table maps the
+ * tree's name ids (only those used: a profile may have millions of names)
+ * to their numbers.
+ */
 typedef struct shown_names {
-	uint32_t *shown;   /* per name id */
-	uint32_t *number;  /* per shown name */
-	uint32_t *order;   /* the name ids of the used shown names, by number */
-	size_t count, used;
+	uint64_t *slots;   /* (name id + 1) << 32 | uses, then number; 0: empty */
+	size_t mask;
+	uint32_t *order;   /* a name id of each shown name, by number - 1 */
+	size_t used;
 } shown_names;
+
+static uint64_t *name_slot(const shown_names *s, uint32_t id)
+{
+	size_t at = (size_t)(((uint64_t)id + 1) * 0x9e3779b97f4a7c15ull >> 32) & s->mask;
+	while (s->slots[at] != 0 && s->slots[at] >> 32 != (uint64_t)id + 1)
+		at = (at + 1) & s->mask;
+	return &s->slots[at];
+}
 
 static size_t shown_length(const fg_tree *t, uint32_t id, const char **bytes)
 {
@@ -212,7 +223,8 @@ static int compare_shown(const void *a, const void *b, void *tree)
 }
 
 typedef struct use {
-	uint32_t uses, shown;
+	uint64_t uses;
+	uint32_t group, first; /* group: its place in byte order; first: into ids */
 } use;
 
 static int compare_use(const void *a, const void *b)
@@ -220,60 +232,71 @@ static int compare_use(const void *a, const void *b)
 	const use *x = a, *y = b;
 	if (x->uses != y->uses)
 		return x->uses > y->uses ? -1 : 1;
-	return (x->shown > y->shown) - (x->shown < y->shown);
+	return (x->group > y->group) - (x->group < y->group);
 }
 
 static void free_shown(shown_names *s)
 {
-	free(s->shown);
-	free(s->number);
+	free(s->slots);
 	free(s->order);
 }
 
-/* Numbers the shown names that `counted` nodes use. */
-static int number_names(const fg_tree *t, const uint8_t *kept, bool omit, double named,
-			shown_names *s)
+/* Numbers the shown names of the `kept_count` kept nodes (see above). */
+static int number_names(const fg_tree *t, const uint8_t *kept, size_t kept_count, bool omit,
+			double named, shown_names *s)
 {
-	size_t names = tree_name_count(t);
-	uint32_t *by_bytes = malloc(names * sizeof(*by_bytes));
-	use *uses = calloc(names, sizeof(*uses));
-	s->shown = malloc(names * sizeof(*s->shown));
-	s->number = calloc(names, sizeof(*s->number));
-	s->order = malloc(names * sizeof(*s->order));
-	if (by_bytes == NULL || uses == NULL || s->shown == NULL || s->number == NULL ||
-	    s->order == NULL) {
-		free(by_bytes);
-		free(uses);
+	size_t mask = 15;
+	while (mask / 2 < kept_count)
+		mask = mask * 2 + 1;
+	s->mask = mask;
+	s->slots = calloc(mask + 1, sizeof(*s->slots));
+	uint32_t *ids = malloc(kept_count * sizeof(*ids));
+	use *groups = malloc(kept_count * sizeof(*groups));
+	s->order = malloc(kept_count * sizeof(*s->order));
+	if (s->slots == NULL || ids == NULL || groups == NULL || s->order == NULL) {
+		free(ids);
+		free(groups);
 		return FG_ENOMEM;
 	}
-	for (size_t i = 0; i < names; i++)
-		by_bytes[i] = (uint32_t)i;
-	qsort_r(by_bytes, names, sizeof(*by_bytes), compare_shown, (void *)t);
-	s->count = 0;
-	for (size_t i = 0; i < names; i++) {
-		if (i > 0 && compare_shown(&by_bytes[i - 1], &by_bytes[i], (void *)t) != 0)
-			s->count++;
-		s->shown[by_bytes[i]] = (uint32_t)s->count;
-		uses[s->count] = (use){0, (uint32_t)s->count};
-		s->order[s->count] = by_bytes[i];
+	size_t count = 0;
+	for (size_t n = 1; n < t->size; n++) {
+		if (!KEPT(kept, n) || (omit && fg_count_to_double(tree_total(t, n)) >= named))
+			continue;
+		uint32_t id = tree_name_id(t, (fg_node_id)n);
+		uint64_t *slot = name_slot(s, id);
+		if (*slot == 0) {
+			*slot = ((uint64_t)id + 1) << 32;
+			ids[count++] = id;
+		}
+		++*slot;
 	}
-	s->count += names > 0;
-	for (size_t n = 1; n < t->size; n++)
-		if (KEPT(kept, n) && !(omit && fg_count_to_double(tree_total(t, n)) >= named))
-			uses[s->shown[tree_name_id(t, (fg_node_id)n)]].uses++;
-	qsort(uses, s->count, sizeof(*uses), compare_use);
-	/* order[] held one name id per shown name, in byte order: re-ordered
-	 * by uses into by_bytes (no longer needed as such). */
-	s->used = 0;
-	for (size_t i = 0; i < s->count && uses[i].uses > 0; i++) {
-		s->number[uses[i].shown] = (uint32_t)(i + 1);
-		by_bytes[i] = s->order[uses[i].shown];
-		s->used++;
+	qsort_r(ids, count, sizeof(*ids), compare_shown, (void *)t);
+	size_t group_count = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (i == 0 || compare_shown(&ids[i - 1], &ids[i], (void *)t) != 0)
+			groups[group_count++] = (use){0, (uint32_t)group_count, (uint32_t)i};
+		groups[group_count - 1].uses += (uint32_t)*name_slot(s, ids[i]);
 	}
-	memcpy(s->order, by_bytes, s->used * sizeof(*by_bytes));
-	free(by_bytes);
-	free(uses);
+	qsort(groups, group_count, sizeof(*groups), compare_use);
+	for (size_t g = 0; g < group_count; g++) {
+		s->order[g] = ids[groups[g].first];
+		for (size_t i = groups[g].first;
+		     i < count && (i == groups[g].first ||
+				   compare_shown(&ids[i - 1], &ids[i], (void *)t) == 0); i++) {
+			uint64_t *slot = name_slot(s, ids[i]);
+			*slot = (*slot >> 32) << 32 | (g + 1);
+		}
+	}
+	s->used = group_count;
+	free(ids);
+	free(groups);
 	return 0;
+}
+
+/* The number of a kept node's name (see number_names). */
+static uint32_t name_number(const shown_names *s, uint32_t id)
+{
+	return (uint32_t)*name_slot(s, id);
 }
 
 static void put_base36(fg_buffer *out, uint64_t v)
@@ -343,7 +366,7 @@ static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
 		if (n == 0)
 			put_base36(out, 0);
 		else if (!(omit && fg_count_to_double(total) >= named))
-			put_base36(out, names->number[names->shown[tree_name_id(t, n)]]);
+			put_base36(out, name_number(names, tree_name_id(t, n)));
 		fg_count children = {0, 0}, other = {0, 0};
 		for (fg_node_id c = tree_first_child(t, n); c != FG_NODE_NONE; c = tree_next_sibling(t, c)) {
 			fg_count_add_inline(&children, tree_total(t, c));
@@ -393,7 +416,7 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 			if (!KEPT(kept, n) && live(t, n) &&
 			    fg_count_to_double(tree_total(t, (fg_node_id)n)) >= threshold)
 				omit = false;
-	if (number_names(t, kept, omit, named, &names) != 0)
+	if (number_names(t, kept, kept_count, omit, named, &names) != 0)
 		goto done;
 
 	char number[FG_COUNT_TEXT_MAX], real[160];
