@@ -319,6 +319,8 @@ check "--reverse --colors chain with an empty stack" $SVGCHECK "$TMP/chain.svg"
 awk 'BEGIN { srand(11); split("f f2 f.c g h10 h1", names, " ")
 	for (i = 1; i <= 40000; i++) {
 		if (i % 9973 == 0) { print "invalid line " i "x"; continue }
+		# invalid lines under many prefixes (so in the shares of every thread)
+		if (i % 997 == 0) { print "main;" names[1 + int(rand() * 6)] int(rand() * 30) ";oops"; continue }
 		d = 1 + int(rand() * 6); s = "main"
 		for (j = 0; j < d; j++) s = s ";" names[1 + int(rand() * 6)] int(rand() * 30)
 		print s, 1 + int(rand() * 9)
@@ -334,6 +336,8 @@ for options in "" "--reverse" "--minwidth 0 --inverted" "--colors chain"; do
 		check "threads: -j$j $options gives the messages of -j1" cmp "$TMP/t1.err" "$TMP/tj.err"
 	done
 done
+check "threads: more invalid lines than are listed (the first five, in input order, whatever thread met them)" \
+	grep -q "ignored 44 lines with invalid format" "$TMP/t1.err"
 check "threads: invalid lines are reported with their own line numbers" \
 	grep -q "threads.folded:$(grep -n '^invalid line 9973x$' "$TMP/threads.folded" | cut -d: -f1): " "$TMP/t1.err"
 "$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null

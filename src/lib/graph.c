@@ -225,6 +225,72 @@ int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *
 	return 0;
 }
 
+/* The hash of a line's partition prefix: its first `frames` frames (all
+ * of them in a shorter stack, without the count). */
+static uint64_t prefix_hash(const char *line, size_t length, size_t frames)
+{
+	const char *p = line, *end = line + length;
+	for (size_t k = 0; k < frames && p < end; k++) {
+		const char *semicolon = memchr(p, ';', (size_t)(end - p));
+		if (semicolon == NULL) {
+			const char *space = memrchr(line, ' ', length);
+			p = space != NULL ? space : end;
+			break;
+		}
+		p = semicolon + 1;
+	}
+	return fg_hash_bytes(line, (size_t)(p - line));
+}
+
+static int compare_hashes(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * How many leading frames the partition hashes: the fewest for which no
+ * prefix holds more than half a thread's share of 256 lines sampled
+ * evenly across the first block. One busy process, whose stacks all start
+ * with the same frames, still spreads over the threads, while the nodes
+ * above the prefixes, which several threads may each have, stay few.
+ */
+static size_t partition_frames(const char *text, size_t length, size_t threads)
+{
+	enum { SAMPLES = 256, MOST = 16 };
+	const char *lines[SAMPLES];
+	size_t lengths[SAMPLES], n = 0;
+	for (size_t i = 0; i < SAMPLES; i++) {
+		size_t at = length / SAMPLES * i;
+		if (at > 0) {
+			const char *newline = memchr(text + at - 1, '\n', length - at + 1);
+			if (newline == NULL)
+				break;
+			at = (size_t)(newline + 1 - text);
+		}
+		if (at >= length)
+			break;
+		const char *newline = memchr(text + at, '\n', length - at);
+		lines[n] = text + at;
+		lengths[n++] = newline ? (size_t)(newline - text) - at : length - at;
+	}
+	for (size_t frames = 1; frames < MOST; frames++) {
+		uint64_t hashes[SAMPLES];
+		for (size_t i = 0; i < n; i++)
+			hashes[i] = prefix_hash(lines[i], lengths[i], frames);
+		qsort(hashes, n, sizeof(*hashes), compare_hashes);
+		size_t run = 1, longest = n > 0;
+		for (size_t i = 1; i < n; i++) {
+			run = hashes[i] == hashes[i - 1] ? run + 1 : 1;
+			if (run > longest)
+				longest = run;
+		}
+		if (longest * 2 * threads <= n)
+			return frames;
+	}
+	return MOST;
+}
+
 /*
  * Threads. Each thread parses every line of a block whose first frames
  * (the partition prefix) hash to it, into its own tree: lines that share
@@ -245,23 +311,6 @@ typedef struct share {
 	pthread_t thread;
 } share;
 
-/* The thread (0 to parts - 1) of a line: a hash of its first `frames`
- * frames (all of them in a shorter stack, without the count). */
-static size_t partition(const char *line, size_t length, size_t frames, size_t parts)
-{
-	const char *p = line, *end = line + length;
-	for (size_t k = 0; k < frames && p < end; k++) {
-		const char *semicolon = memchr(p, ';', (size_t)(end - p));
-		if (semicolon == NULL) {
-			const char *space = memrchr(line, ' ', length);
-			p = space != NULL ? space : end;
-			break;
-		}
-		p = semicolon + 1;
-	}
-	return (size_t)(fg_hash_bytes(line, (size_t)(p - line)) >> 33) % parts;
-}
-
 static void *parse_share(void *argument)
 {
 	share *job = argument;
@@ -273,7 +322,8 @@ static void *parse_share(void *argument)
 		const char *stop = newline ? newline : end;
 		size_t length = (size_t)(stop - p);
 		s->lines++;
-		if (job->parts > 1 && partition(p, length, job->prefix_frames, job->parts) != job->index) {
+		if (job->parts > 1 &&
+		    (prefix_hash(p, length, job->prefix_frames) >> 33) % job->parts != job->index) {
 			p = stop + 1;
 			continue;
 		}
@@ -298,42 +348,6 @@ static void *parse_share(void *argument)
 #define PARALLEL_MINIMUM (256u << 10)
 #define BLOCK_PER_THREAD (4u << 20)
 
-/*
- * How many leading frames the partition hashes: a third of a typical
- * stack (the median depth of the first lines), so that the stacks of one
- * busy process or thread, which share their first frames, still spread
- * over the threads, while the nodes above the partition prefix, which
- * every thread may have, stay few.
- */
-static size_t partition_frames(const char *text, size_t length)
-{
-	size_t depths[256], n = 0;
-	const char *p = text, *end = text + length;
-	while (p < end && n < 256) {
-		const char *newline = memchr(p, '\n', (size_t)(end - p));
-		const char *stop = newline ? newline : end;
-		size_t depth = 1;
-		for (const char *q = p; (q = memchr(q, ';', (size_t)(stop - q))) != NULL; q++)
-			depth++;
-		depths[n++] = depth;
-		p = stop + 1;
-	}
-	/* The median, by counting (depths are small integers). */
-	size_t below = 0, median = 1;
-	for (size_t candidate = 1; n > 0; candidate++) {
-		size_t at = 0;
-		for (size_t i = 0; i < n; i++)
-			at += depths[i] == candidate;
-		below += at;
-		if (below * 2 >= n) {
-			median = candidate;
-			break;
-		}
-	}
-	size_t frames = median / 3;
-	return frames < 1 ? 1 : frames > 16 ? 16 : frames;
-}
-
 /* An invalid line (block line number, code) of some thread. */
 typedef struct invalid_line {
 	uint64_t line;
@@ -357,7 +371,7 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 	while ((rc = fg_input_read_block(in, BLOCK_PER_THREAD * threads, &block, &length, err)) > 0) {
 		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads;
 		if (parts > 1 && g->prefix_frames == 0)
-			g->prefix_frames = partition_frames(block, length);
+			g->prefix_frames = partition_frames(block, length, parts);
 		for (size_t i = 0; i < parts; i++)
 			shares[i] = (share){&g->options, &g->sinks[i], block, length, i, parts,
 					    g->prefix_frames, 0};
