@@ -179,7 +179,7 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 	node *n = &t->nodes[id];
 	n->name = name | CHILDREN_IN_ORDER;
 	n->parent = parent;
-	n->first_child = n->next_sibling = n->last_child = n->max_child = FG_NODE_NONE;
+	n->first_child = n->next_sibling = n->max_child = FG_NODE_NONE;
 	t->whole[id] = 0;
 	if (t->frac != NULL)
 		t->frac[id] = 0;
@@ -189,11 +189,8 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 		t->starts[id] = t->grand_total;
 	if (parent != FG_NODE_NONE) {
 		node *p = &t->nodes[parent];
-		if (p->last_child == FG_NODE_NONE)
-			p->first_child = id;
-		else
-			t->nodes[p->last_child].next_sibling = id;
-		p->last_child = id;
+		n->next_sibling = p->first_child;
+		p->first_child = id;
 		if (p->max_child == FG_NODE_NONE)
 			p->max_child = id;
 	}
@@ -345,8 +342,8 @@ static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t h
 		return new_node(t, parent, name); /* never merged by lookup */
 	const node *p = &t->nodes[parent];
 	if (t->slots == NULL) {
-		if (p->last_child != FG_NODE_NONE && NAME_ID(&t->nodes[p->last_child]) == name)
-			return p->last_child;
+		if (p->first_child != FG_NODE_NONE && NAME_ID(&t->nodes[p->first_child]) == name)
+			return p->first_child; /* the newest child */
 		if (p->max_child == FG_NODE_NONE)
 			return add_child(t, parent, name, 0, 0);
 		uint32_t greatest = NAME_ID(&t->nodes[p->max_child]);
@@ -633,7 +630,6 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		n.parent = MOVED(n.parent);
 		n.first_child = MOVED(n.first_child);
 		n.next_sibling = MOVED(n.next_sibling);
-		n.last_child = MOVED(n.last_child);
 		n.max_child = MOVED(n.max_child);
 		into->nodes[i + offset] = n;
 		into->whole[i + offset] = from->whole[i];
@@ -651,11 +647,11 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	if (into->before != NULL && from->before != NULL)
 		fg_count_add_inline(&into->before[0], from->before[0]);
 	if (from_root->first_child != FG_NODE_NONE) {
-		if (root->first_child == FG_NODE_NONE)
-			root->first_child = MOVED(from_root->first_child);
-		else
-			into->nodes[root->last_child].next_sibling = MOVED(from_root->first_child);
-		root->last_child = MOVED(from_root->last_child);
+		fg_node_id tail = MOVED(from_root->first_child);
+		while (into->nodes[tail].next_sibling != FG_NODE_NONE)
+			tail = into->nodes[tail].next_sibling;
+		into->nodes[tail].next_sibling = root->first_child;
+		root->first_child = MOVED(from_root->first_child);
 		root->name &= ~CHILDREN_IN_ORDER; /* the two lists may share names */
 	}
 #undef MOVED
@@ -679,16 +675,18 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 	if (t->before != NULL)
 		fg_count_add(&t->before[into], t->before[from]);
 	if (b->first_child != FG_NODE_NONE) {
-		for (fg_node_id c = b->first_child; c != FG_NODE_NONE; c = t->nodes[c].next_sibling)
+		fg_node_id tail = b->first_child;
+		for (fg_node_id c = b->first_child; c != FG_NODE_NONE; c = t->nodes[c].next_sibling) {
 			t->nodes[c].parent = into;
+			tail = c;
+		}
 		if (a->first_child == FG_NODE_NONE) {
-			a->first_child = b->first_child;
 			a->name = (a->name & ~CHILDREN_IN_ORDER) | (b->name & CHILDREN_IN_ORDER);
 		} else {
-			t->nodes[a->last_child].next_sibling = b->first_child;
+			t->nodes[tail].next_sibling = a->first_child;
 			a->name &= ~CHILDREN_IN_ORDER; /* its children may now repeat */
 		}
-		a->last_child = b->last_child;
+		a->first_child = b->first_child;
 	}
 	b->parent = FG_NODE_NONE; /* merged */
 	t->merged++;
@@ -727,6 +725,19 @@ static int rank_names(fg_tree *t)
 	return 0;
 }
 
+/* The list starting at head, backwards; returns its new head. */
+static fg_node_id reverse_list(node *nodes, fg_node_id head)
+{
+	fg_node_id reversed = FG_NODE_NONE;
+	while (head != FG_NODE_NONE) {
+		fg_node_id next = nodes[head].next_sibling;
+		nodes[head].next_sibling = reversed;
+		reversed = head;
+		head = next;
+	}
+	return reversed;
+}
+
 int fg_tree_finish(fg_tree *t)
 {
 	int rc = 0;
@@ -737,6 +748,13 @@ int fg_tree_finish(fg_tree *t)
 	t->slots = NULL;
 	free(t->name_slots);
 	t->name_slots = NULL;
+	/* Lists in creation order (they were built newest first): in name
+	 * order where the children came in order, in input order in a flame
+	 * chart. The others are sorted below. */
+	bool chart = (t->flags & FG_TREE_FLAMECHART) != 0;
+	for (size_t id = 0; id < t->size; id++)
+		if (chart || (t->nodes[id].name & CHILDREN_IN_ORDER))
+			t->nodes[id].first_child = reverse_list(t->nodes, t->nodes[id].first_child);
 	/*
 	 * Sort the children of nodes whose children came out of order and
 	 * merge siblings of the same name. Parents have lower ids than their
@@ -775,7 +793,6 @@ int fg_tree_finish(fg_tree *t)
 					kept = c;
 				}
 			}
-			t->nodes[id].last_child = kept;
 		}
 	/* Inclusive totals: children (higher ids) first. */
 	for (size_t id = t->size; id-- > 1;) {

@@ -14,17 +14,18 @@
 #define NAME_ID(n) ((n)->name & ~CHILDREN_IN_ORDER)
 
 /*
- * 24 bytes a node: the name is an id into the tree's table of distinct
+ * 20 bytes a node: the name is an id into the tree's table of distinct
  * names, so a frame that occurs under many parents is stored once, and
  * counts live in their own arrays (whole units always, fractions only once
- * a fractional count has been seen).
+ * a fractional count has been seen). While the tree is built, a node's
+ * newest child comes first in its list (children are prepended);
+ * fg_tree_finish puts every list in order.
  */
 typedef struct node {
 	uint32_t name;          /* name id | CHILDREN_IN_ORDER */
 	fg_node_id parent;      /* FG_NODE_NONE once merged into a sibling */
-	fg_node_id first_child;
+	fg_node_id first_child; /* while building: the newest */
 	fg_node_id next_sibling;
-	fg_node_id last_child;  /* while building: children are appended */
 	fg_node_id max_child;   /* while building: the child with the greatest name */
 } node;
 
