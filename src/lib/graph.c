@@ -346,7 +346,7 @@ static void *parse_share(void *argument)
 
 /* Below this a block is parsed by one thread: starting one costs more. */
 #define PARALLEL_MINIMUM (256u << 10)
-#define BLOCK_PER_THREAD (4u << 20)
+#define BLOCK_PER_THREAD (2u << 20)
 
 /* An invalid line (block line number, code) of some thread. */
 typedef struct invalid_line {
