@@ -107,6 +107,15 @@ static int select_weight(const fg_tree *t, size_t budget, selection *s)
 	return 0;
 }
 
+/* Whether node n weighs less than the last node kept. */
+static inline bool below(const fg_tree *t, const selection *s, fg_node_id n)
+{
+	if (s->all)
+		return false;
+	uint64_t whole = t->whole[n];
+	return whole < s->whole || (whole == s->whole && t->frac != NULL && t->frac[n] < s->frac);
+}
+
 /* Whether node n (visited in pre-order) is kept; uses up ties. */
 static bool keep(const fg_tree *t, selection *s, fg_node_id n)
 {
@@ -132,24 +141,29 @@ typedef struct walk {
 	size_t used, capacity;
 } walk;
 
-/* Pushes the children of n that are kept (kept NULL: all), first child
- * on top, at depth + 1. */
+static void reverse_visits(visit *v, size_t count)
+{
+	for (size_t a = 0, b = count; a + 1 < b; a++, b--) {
+		visit swap = v[a];
+		v[a] = v[b - 1];
+		v[b - 1] = swap;
+	}
+}
+
+/* Pushes the children of n that are kept, first child on top, at
+ * depth + 1. */
 static int push_children(walk *w, const fg_tree *t, fg_node_id n, uint32_t depth,
 			 const uint8_t *kept)
 {
 	size_t first = w->used;
 	for (fg_node_id c = tree_first_child(t, n); c != FG_NODE_NONE; c = tree_next_sibling(t, c)) {
-		if (kept != NULL && !(kept[c >> 3] >> (c & 7) & 1))
+		if (!(kept[c >> 3] >> (c & 7) & 1))
 			continue;
 		if (fg_grow((void **)&w->stack, &w->capacity, w->used + 1, sizeof(*w->stack)) != 0)
 			return FG_ENOMEM;
 		w->stack[w->used++] = (visit){c, depth + 1};
 	}
-	for (size_t a = first, b = w->used; a + 1 < b; a++, b--) {
-		visit swap = w->stack[a];
-		w->stack[a] = w->stack[b - 1];
-		w->stack[b - 1] = swap;
-	}
+	reverse_visits(w->stack + first, w->used - first);
 	return 0;
 }
 
@@ -175,10 +189,22 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, size_t *kept
 		}
 		kept[v.node >> 3] |= (uint8_t)(1u << (v.node & 7));
 		++*kept_count;
-		if (push_children(&w, t, v.node, v.depth, NULL) != 0) {
-			free(w.stack);
-			return FG_ENOMEM;
+		/* Children lighter than the selection are left out now; the
+		 * others are decided in pre-order (ties use the quota up). */
+		size_t first = w.used;
+		for (fg_node_id c = tree_first_child(t, v.node); c != FG_NODE_NONE;
+		     c = tree_next_sibling(t, c)) {
+			if (below(t, s, c)) {
+				fg_count_add_inline(other, tree_total(t, c));
+				continue;
+			}
+			if (fg_grow((void **)&w.stack, &w.capacity, w.used + 1, sizeof(*w.stack)) != 0) {
+				free(w.stack);
+				return FG_ENOMEM;
+			}
+			w.stack[w.used++] = (visit){c, v.depth + 1};
 		}
+		reverse_visits(w.stack + first, w.used - first);
 	}
 	free(w.stack);
 	return 0;
