@@ -81,7 +81,7 @@ static void forget_entry(struct bpftrace_state *t)
 /* The end of a leading run of hex digits at p (p itself if none). */
 static const char *skip_hex(const char *p, const char *end)
 {
-	while (p < end && fg_trace_is_hex((unsigned char)*p))
+	while (p < end && fg_is_hex((unsigned char)*p))
 		p++;
 	return p;
 }
@@ -92,7 +92,7 @@ static int clean_trimmed(const char *start, const char *end, bool include_offset
 {
 	/* perf mode: "ADDR func+OFF" or "ADDR func+OFF (module)". */
 	bool perf = false;
-	if (fg_trace_is_hex((unsigned char)*start)) {
+	if (fg_is_hex((unsigned char)*start)) {
 		const char *hex = skip_hex(start, end);
 		if (hex - start >= 6 && hex < end && *hex == ' ') {
 			while (fg_is_space((unsigned char)*hex))

@@ -153,31 +153,15 @@ static double name_hash(const char *name, size_t length, bool reversed)
 	return 1 - vector / max;
 }
 
-static bool ends_with(const char *name, size_t length, const char *suffix)
-{
-	size_t n = strlen(suffix);
-	return length >= n && memcmp(name + length - n, suffix, n) == 0;
-}
-
-static bool contains(const char *name, size_t length, const char *needle)
-{
-	return memmem(name, length, needle, strlen(needle)) != NULL;
-}
-
-static bool starts_with(const char *name, size_t length, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	return length >= n && memcmp(name, prefix, n) == 0;
-}
 
 /* The java, js, perl, wakeup and chain palettes pick a base palette by name. */
 static fg_palette base_palette(fg_palette palette, const char *name, size_t length)
 {
 	switch (palette) {
 	case FG_PALETTE_JAVA: {
-		if (ends_with(name, length, "_[j]"))
+		if (fg_has_suffix(name, length, "_[j]"))
 			return FG_PALETTE_GREEN;
-		if (ends_with(name, length, "_[i]"))
+		if (fg_has_suffix(name, length, "_[i]"))
 			return FG_PALETTE_AQUA;
 		static const char *const packages[] = {"java/", "javax/", "jdk/", "net/",
 						       "org/", "com/", "io/", "sun/"};
@@ -188,44 +172,44 @@ static fg_palette base_palette(fg_palette palette, const char *name, size_t leng
 			l--;
 		}
 		for (size_t i = 0; i < FG_ARRAY_LENGTH(packages); i++)
-			if (starts_with(n, l, packages[i]))
+			if (fg_has_prefix(n, l, packages[i]))
 				return FG_PALETTE_GREEN;
-		if (contains(name, length, ":::"))
+		if (fg_contains(name, length, ":::"))
 			return FG_PALETTE_GREEN;
-		if (contains(name, length, "::"))
+		if (fg_contains(name, length, "::"))
 			return FG_PALETTE_YELLOW;
-		if (ends_with(name, length, "_[k]"))
+		if (fg_has_suffix(name, length, "_[k]"))
 			return FG_PALETTE_ORANGE;
 		return FG_PALETTE_RED;
 	}
 	case FG_PALETTE_PERL:
-		if (contains(name, length, "::"))
+		if (fg_contains(name, length, "::"))
 			return FG_PALETTE_YELLOW;
-		if (contains(name, length, "Perl") || contains(name, length, ".pl"))
+		if (fg_contains(name, length, "Perl") || fg_contains(name, length, ".pl"))
 			return FG_PALETTE_GREEN;
-		if (ends_with(name, length, "_[k]"))
+		if (fg_has_suffix(name, length, "_[k]"))
 			return FG_PALETTE_ORANGE;
 		return FG_PALETTE_RED;
 	case FG_PALETTE_JS:
-		if (ends_with(name, length, "_[j]"))
-			return contains(name, length, "/") ? FG_PALETTE_GREEN : FG_PALETTE_AQUA;
-		if (contains(name, length, "::"))
+		if (fg_has_suffix(name, length, "_[j]"))
+			return fg_contains(name, length, "/") ? FG_PALETTE_GREEN : FG_PALETTE_AQUA;
+		if (fg_contains(name, length, "::"))
 			return FG_PALETTE_YELLOW;
-		if (contains(name, length, ".js")) {
+		if (fg_contains(name, length, ".js")) {
 			/* /.*\.js/ needs at least... any prefix: a match anywhere. */
 			return FG_PALETTE_GREEN;
 		}
-		if (contains(name, length, ":"))
+		if (fg_contains(name, length, ":"))
 			return FG_PALETTE_AQUA;
 		if (length == 1 && name[0] == ' ')
 			return FG_PALETTE_GREEN;
-		if (contains(name, length, "_[k]"))
+		if (fg_contains(name, length, "_[k]"))
 			return FG_PALETTE_ORANGE;
 		return FG_PALETTE_RED;
 	case FG_PALETTE_WAKEUP:
 		return FG_PALETTE_AQUA;
 	case FG_PALETTE_CHAIN:
-		return contains(name, length, "_[w]") ? FG_PALETTE_AQUA : FG_PALETTE_BLUE;
+		return fg_contains(name, length, "_[w]") ? FG_PALETTE_AQUA : FG_PALETTE_BLUE;
 	default:
 		return palette;
 	}

@@ -1,7 +1,7 @@
 /*
  * trace_frame.h - the small frame helpers every line-oriented collapser
  * shares (DTrace, SystemTap): trimming, a byte class for one-pass scans,
- * hex digits, and pushing a cleaned frame. A leaf: it uses nothing but
+ * and pushing a cleaned frame. A leaf: it uses nothing but
  * internal.h, and no parser's rules live here. Internal to libfolded.
  */
 #ifndef FG_TRACE_FRAME_H
@@ -11,11 +11,6 @@
 #include <stddef.h>
 
 #include "internal.h"
-
-static inline bool fg_trace_is_hex(unsigned char c)
-{
-	return fg_is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 /* Narrows [*start, *end) to drop whitespace at both ends. */
 static inline void fg_trace_trim(const char **start, const char **end)
