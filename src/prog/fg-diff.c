@@ -38,13 +38,13 @@ int main(int argc, char **argv)
 	if (argc - first != 2) {
 		cli_error("fg-diff", "expected two files, BEFORE and AFTER");
 		fputs("Try 'fg-diff --help' for more information.\n", stderr);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	fg_warner warner = cli_warner("fg-diff");
 	fg_error err = {0};
 	if (fg_diff_run(argv[first], argv[first + 1], output, &options, &warner, &err) != 0) {
 		cli_error("fg-diff", "%s", err.message);
-		return EXIT_FAILURE_IO;
+		return CLI_EXIT_FAILURE_IO;
 	}
-	return EXIT_OK;
+	return CLI_EXIT_OK;
 }

@@ -126,27 +126,27 @@ int main(int argc, char **argv)
 	int first = cli_parse(&c, argc, argv);
 
 	if (s.min_width != NULL && valid_min_width(&s) != 0)
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	if (s.total != NULL && s.total[0] != '\0' &&
 	    fg_count_parse(s.total, strlen(s.total), &g->total) != 0) {
 		cli_error("fg-render", "invalid --total '%s': expected a count", s.total);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	g->threads = (unsigned)s.jobs;
 	fg_error err = {0};
 	if (fg_graph_options_check(g, &err) != 0) {
 		cli_error("fg-render", "%s", err.message);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (g->encoding != NULL && strcasecmp(g->encoding, "UTF-8") != 0) {
 		cli_error("fg-render", "invalid --encoding '%s': fg-render writes UTF-8, the only "
 				       "encoding it can declare", g->encoding);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (g->bg_colors != NULL && !fg_background_is_valid(g->bg_colors)) {
 		cli_error("fg-render", "unrecognized --bgcolors '%s': use yellow, blue, green, "
 				       "grey or #rrggbb", g->bg_colors);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (!fg_palette_is_valid(g->colors))
 		cli_error("fg-render", "warning: unknown palette '%s': frames will be black",
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 	fg_graph *graph = fg_graph_new(g);
 	if (graph == NULL) {
 		cli_error("fg-render", "out of memory");
-		return EXIT_FAILURE_IO;
+		return CLI_EXIT_FAILURE_IO;
 	}
 	int rc = fg_graph_run(graph, (const char *const *)argv + first, (size_t)(argc - first),
 			      s.output, &warner, &err);
@@ -164,5 +164,5 @@ int main(int argc, char **argv)
 	/* No valid input: the warning said so. */
 	if (rc != 0 && rc != FG_EEMPTY)
 		cli_error("fg-render", "%s", err.message);
-	return rc != 0 ? EXIT_FAILURE_IO : EXIT_OK;
+	return rc != 0 ? CLI_EXIT_FAILURE_IO : CLI_EXIT_OK;
 }
