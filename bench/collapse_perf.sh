@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/collapse_perf.sh [BUILD_DIR] - fg-collapse-perf throughput and
-# memory on cached `perf script` text (SPEC section 7: >= 1 GB/s; peak RSS
+# memory on cached `perf script` text (the goal: >= 1 GB/s; peak RSS
 # under 64 MB on 1 GB with ~10k unique stacks).
 #
 # Inputs (deterministic, made once in $BENCH_TMP, default /tmp/fg-bench):

@@ -468,12 +468,40 @@ uint64_t fg_graph_invalid_lines(const fg_graph *graph);
 fg_count fg_graph_total(const fg_graph *graph);
 
 /*
- * Writes the SVG. Warnings of flamegraph.pl ("Stack count is low", ignored
- * lines, --total ignored) go to warner. With no samples at all it writes the
- * small "no valid input" SVG and returns FG_EEMPTY. May be called once.
+ * Checks the numeric options against the ranges fg-render(1) documents
+ * (beyond them the drawing means nothing, and coordinates overflow):
+ * width 21 to 1000000, frame_height 2 to 10000, font_size 0.1 to 1000,
+ * font_width 0.01 to 10, factor 1e-9 to 1e9, diff_threshold 0 to 100,
+ * min_width 0 to 1000000 (a percentage: to 100), threads 0 to 1024,
+ * view_nodes 0 to 100000000. Returns 0, or FG_EINVAL with err naming the
+ * first option out of range as fg-render spells it ("--width must be
+ * between 21 and 1e+06"). fg_graph_write_svg checks too.
+ */
+int fg_graph_options_check(const fg_graph_options *options, fg_error *err);
+
+/*
+ * Writes the SVG. The options are checked first (fg_graph_options_check:
+ * FG_EINVAL, nothing written). Warnings of flamegraph.pl ("Stack count is
+ * low", ignored lines, --total ignored) go to warner. With no samples at
+ * all it writes the small "no valid input" SVG and returns FG_EEMPTY.
+ * With consistent_palette it reads palette_map_path before and rewrites it
+ * after; with name_attr_path it reads that file. May be called once.
  */
 int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
 		       fg_error *err);
+
+/*
+ * All of fg-render after its options: reads the inputs (count paths; none
+ * is stdin, as is "-"; gzip is detected) into graph, then writes the SVG
+ * to output (NULL or "-": stdout; else atomically, fg_output_open). With
+ * no valid input it returns FG_EEMPTY, having written the "no valid input"
+ * SVG to stdout as flamegraph.pl does, while an output file keeps its old
+ * contents; on any other error nothing is written. Else returns what
+ * fg_graph_read, fg_graph_write_svg or the output return, err saying what
+ * happened.
+ */
+int fg_graph_run(fg_graph *graph, const char *const *paths, size_t count, const char *output,
+		 const fg_warner *warner, fg_error *err);
 
 /* ------------------------------------------------------------- collapsers */
 
@@ -899,6 +927,18 @@ int fg_diff_read(fg_stacks *stacks, int column, fg_input *in, const fg_diff_opti
  * original's int(). Exact for integer counts. Then nothing else changes.
  */
 int fg_diff_normalize(fg_stacks *stacks, const fg_diff_options *options, fg_error *err);
+
+/*
+ * All of fg-diff after its options: reads BEFORE and AFTER (paths; "-" is
+ * stdin; gzip is detected) into one table, normalizes as options say, and
+ * writes "STACK BEFORE AFTER" lines, sorted bytewise, to output (NULL or
+ * "-": stdout; else atomically). Returns 0; FG_EEMPTY when neither file
+ * holds a valid line; or the error of a read or the write (FG_EIO,
+ * FG_ENOMEM, ...), err saying what happened. On an error nothing is
+ * written (an output file keeps its old contents).
+ */
+int fg_diff_run(const char *before, const char *after, const char *output,
+		const fg_diff_options *options, const fg_warner *warner, fg_error *err);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

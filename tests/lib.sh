@@ -49,6 +49,19 @@ check_status() {
 	if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "exit status $got, expected $want"; fi
 }
 
+# check_failure NAME STATUS PATTERN COMMAND...: the command exits with
+# STATUS and its stderr matches PATTERN (grep).
+check_failure() {
+	local name=$1 want=$2 pattern=$3; shift 3
+	"$@" >/dev/null 2>"$TMP/err"
+	local got=$?
+	if [ "$got" = "$want" ] && grep -q -- "$pattern" "$TMP/err"; then
+		pass "$name"
+	else
+		fail "$name" "status $got: $(cat "$TMP/err")"
+	fi
+}
+
 # check_xml NAME FILE: FILE is well-formed XML.
 check_xml() {
 	local out

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # fg-collapse-bpftrace: the 17 reference captures (where the original
 # stackcollapse-bpftrace.pl is right: the same stacks, summed and sorted;
-# where it is wrong, each case named after the list in the reference's
-# ORIGINAL.md, section 6), the frame and key rules on committed fixtures
+# where it is wrong, each case named after the list of the original's
+# mistakes in the reference data, ../shared/reference; see also
+# fg-collapse-bpftrace(1), DIFFERENCES), the frame and key rules on committed fixtures
 # (tests/fixtures/bpftrace), an independent model (tests/tools/
 # bpftrace_oracle.awk), CRLF, gzip, several inputs, -j, -o, exit statuses.
 . "$(dirname "$0")/lib.sh"

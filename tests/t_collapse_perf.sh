@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/t_collapse_perf.sh - fg-collapse-perf: the 79 reference cases of
-# stackcollapse-perf.pl (with the fixes of SPEC section 8), the real-world
+# stackcollapse-perf.pl (with the fixes fg-collapse-perf(1) lists), the real-world
 # shapes of tests/fixtures/perf, options, threads, I/O and exit statuses.
 . "$(dirname "$0")/lib.sh"
 
@@ -29,7 +29,8 @@ fi
 # ---------------------------------------------------------------- fixtures
 # fixture EXPECTED INPUT [OPTIONS...]: the output of tests/fixtures/perf/INPUT
 # is tests/fixtures/perf/EXPECTED (each one checked by hand against the
-# rules of ORIGINAL.md section 3).
+# script's rules: its expressions, as collapse_perf.c and perf_line.c
+# state them).
 fixture() {
 	local expected=$1 input=$2
 	shift 2

@@ -83,22 +83,12 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	# Item 14: a full disk names the file and the reason.
 	if [ -c /dev/full ]; then
 		ln -sf /dev/full "$TMP/full"
-		"$exe" -o "$TMP/full" "${args[@]}" >/dev/null 2>"$TMP/err"
-		status=$?
-		if [ $status = 2 ] && grep -q 'full: write failed: No space left on device' "$TMP/err"; then
-			pass "$p: a full disk: the path and the reason"
-		else
-			fail "$p: a full disk: the path and the reason" "status $status: $(cat "$TMP/err")"
-		fi
+		check_failure "$p: a full disk: the path and the reason" 2 \
+			'full: write failed: No space left on device' "$exe" -o "$TMP/full" "${args[@]}"
 	fi
 	# -o '': a clear message, exit 2.
-	"$exe" -o '' "${args[@]}" >/dev/null 2>"$TMP/err"
-	status=$?
-	if [ $status = 2 ] && grep -q 'empty file name' "$TMP/err"; then
-		pass "$p: -o '' says the file name is empty"
-	else
-		fail "$p: -o '' says the file name is empty" "status $status: $(cat "$TMP/err")"
-	fi
+	check_failure "$p: -o '' says the file name is empty" 2 'empty file name' \
+		"$exe" -o '' "${args[@]}"
 done
 
 # SIGTERM/SIGINT during -o: tests/unit/test_output.c.

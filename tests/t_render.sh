@@ -202,7 +202,8 @@ check "--cp adds new names to palette.map, sorted" sh -c "grep -q '^parse->rgb('
 
 # --- property: any input order gives the same graph ------------------------------
 # Names that are prefixes of each other ("f", "f2", "f.c") are what makes
-# bytewise line order differ from frame order (ORIGINAL.md 1.4).
+# bytewise line order differ from frame order (flamegraph.pl sorts whole
+# lines, fg sorts frames; README, "Differences").
 awk 'BEGIN {
 	srand(7); split("f f2 f.c f_x g f; f  f0 (f) f:1", names, " ")
 	for (i = 0; i < 3000; i++) {

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "buffer.h"
 #include "trace_frame.h"
 
 #define MAP_NAME_MAX 64   /* longer map names are cut in messages */
@@ -34,11 +35,9 @@
 struct bpftrace_state {
 	const fg_bpftrace_options *options;
 	bool inside;               /* an entry is open */
-	bool too_long;             /* its frames outgrew FG_TRACE_STACK_MAX */
-	uint64_t entry_lines;      /* lines of the open entry so far */
-	fg_stack_builder frames;   /* its frames, leaf first, stack after stack */
-	char *fields;              /* its other key fields, "a;b", in key order */
-	size_t fields_length, fields_capacity;
+	fg_trace_stack entry;      /* its frames, leaf first, stack after stack;
+				    * its lines so far, the first included */
+	fg_buffer fields;          /* its other key fields, "a;b", in key order */
 	char map[MAP_NAME_MAX + 1]; /* "@name", for messages */
 };
 
@@ -56,24 +55,23 @@ static void *state_new(void *config)
 	if (t == NULL)
 		return NULL;
 	t->options = config;
-	fg_stack_builder_init(&t->frames);
+	fg_trace_stack_init(&t->entry);
 	return t;
 }
 
 static void state_free(void *state)
 {
 	struct bpftrace_state *t = state;
-	fg_stack_builder_free(&t->frames);
-	free(t->fields);
+	fg_trace_stack_free(&t->entry);
+	fg_buffer_free(&t->fields);
 	free(t);
 }
 
 static void forget_entry(struct bpftrace_state *t)
 {
-	fg_stack_builder_clear(&t->frames);
-	t->fields_length = 0;
-	t->inside = t->too_long = false;
-	t->entry_lines = 0;
+	fg_trace_stack_clear(&t->entry);
+	t->fields.length = 0;
+	t->inside = false;
 }
 
 /* ------------------------------------------------------------- frames */
@@ -81,7 +79,7 @@ static void forget_entry(struct bpftrace_state *t)
 /* The end of a leading run of hex digits at p (p itself if none). */
 static const char *skip_hex(const char *p, const char *end)
 {
-	while (p < end && fg_trace_is_hex((unsigned char)*p))
+	while (p < end && fg_is_hex((unsigned char)*p))
 		p++;
 	return p;
 }
@@ -92,7 +90,7 @@ static int clean_trimmed(const char *start, const char *end, bool include_offset
 {
 	/* perf mode: "ADDR func+OFF" or "ADDR func+OFF (module)". */
 	bool perf = false;
-	if (fg_trace_is_hex((unsigned char)*start)) {
+	if (fg_is_hex((unsigned char)*start)) {
 		const char *hex = skip_hex(start, end);
 		if (hex - start >= 6 && hex < end && *hex == ' ') {
 			while (fg_is_space((unsigned char)*hex))
@@ -153,16 +151,15 @@ static int add_field(struct bpftrace_state *t, const char *start, const char *en
 	size_t length = (size_t)(end - start);
 	if (length == 0)
 		return 0;
-	size_t need = t->fields_length + 1 + length;
-	if (fg_grow((void **)&t->fields, &t->fields_capacity, need, 1) != 0)
+	if (fg_buffer_reserve(&t->fields, 1 + length) != 0)
 		return FG_ENOMEM;
-	char *p = t->fields + t->fields_length;
-	if (t->fields_length > 0)
+	char *p = t->fields.data + t->fields.length;
+	if (t->fields.length > 0)
 		*p++ = ';';
 	memcpy(p, start, length);
 	for (char *s = p; (s = memchr(s, ';', (size_t)(p + length - s))) != NULL; s++)
 		*s = ':';
-	t->fields_length = (size_t)(p + length - t->fields);
+	t->fields.length = (size_t)(p + length - t->fields.data);
 	return 0;
 }
 
@@ -237,7 +234,7 @@ static int end_entry(struct bpftrace_state *t, const char *start, const char *en
 		fg_collapse_warn_unique(chunk->report, line,
 					"map %s holds stats(), not counts: its entries are skipped",
 					t->map);
-	} else if (t->too_long) {
+	} else if (t->entry.too_long) {
 		fg_collapse_warn(chunk->report, line, "stack longer than %u bytes ignored",
 				 FG_TRACE_STACK_MAX);
 	} else if ((rc = fg_count_parse(start, (size_t)(end - start), &count)) != 0 ||
@@ -250,8 +247,8 @@ static int end_entry(struct bpftrace_state *t, const char *start, const char *en
 					 "map %s: value '%.*s' is not a count: entry ignored",
 					 t->map, (int)(end - start > 40 ? 40 : end - start), start);
 		rc = 0;
-	} else if ((rc = fg_stack_builder_join(&t->frames, t->fields_length ? t->fields : NULL,
-					       t->fields_length, &stack, &stack_length)) == 0) {
+	} else if ((rc = fg_stack_builder_join(&t->entry.frames, t->fields.length ? t->fields.data : NULL,
+					       t->fields.length, &stack, &stack_length)) == 0) {
 		rc = fg_collapse_add(chunk, line, stack, stack_length, count);
 	}
 	forget_entry(t);
@@ -280,7 +277,7 @@ static int parse_outside(struct bpftrace_state *t, const char *start, const char
 		return rc;
 	}
 	t->inside = true;
-	t->entry_lines = 1;
+	t->entry.lines = 1;
 	/* "@[" alone: the stack comes first; else fields, then ", ". */
 	const char *fields_end = end;
 	if (fields_end > key && fields_end[-1] == ',')
@@ -322,15 +319,10 @@ static int parse_inside(struct bpftrace_state *t, const char *start, const char 
 		forget_entry(t);
 		return parse_outside(t, start, end, chunk, line);
 	}
-	if (t->too_long)
+	if (t->entry.too_long)
 		return 0;
-	int rc = clean_trimmed(start, end, t->options->include_offset, semicolons, &t->frames);
-	if (rc == 0 && t->frames.length > FG_TRACE_STACK_MAX) {
-		/* Drop the bytes, keep reading: the "]:" line will say. */
-		fg_stack_builder_clear(&t->frames);
-		t->too_long = true;
-	}
-	return rc;
+	return fg_trace_stack_pushed(&t->entry, clean_trimmed(start, end, t->options->include_offset,
+							     semicolons, &t->entry.frames));
 }
 
 /* One line; semicolons: whether it may hold a ';'. */
@@ -339,7 +331,7 @@ static int parse_line(struct bpftrace_state *t, const char *start, const char *e
 {
 	fg_trace_trim(&start, &end);
 	if (t->inside)
-		t->entry_lines++;
+		t->entry.lines++;
 	if (start == end)
 		return 0;
 	return t->inside ? parse_inside(t, start, end, semicolons, chunk, line)
@@ -415,8 +407,8 @@ static int parse(void *state, fg_collapse_chunk *chunk)
 			fg_collapse_warn(chunk->report, line,
 					 "map %s: the entry of the last %llu line%s has no ']:' line "
 					 "(the input is cut off): ignored", t->map,
-					 (unsigned long long)t->entry_lines,
-					 t->entry_lines == 1 ? "" : "s");
+					 (unsigned long long)t->entry.lines,
+					 t->entry.lines == 1 ? "" : "s");
 		forget_entry(t);
 	}
 	return rc;

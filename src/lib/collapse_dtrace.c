@@ -28,7 +28,7 @@
 static const char *find_offset(const char *start, const char *end)
 {
 	const char *p = end;
-	while (p > start && fg_trace_is_hex((unsigned char)p[-1]))
+	while (p > start && fg_is_hex((unsigned char)p[-1]))
 		p--;
 	if (p == end || p - start < 3 || p[-1] != 'x' || p[-2] != '0' || p[-3] != '+')
 		return end;

@@ -1,14 +1,12 @@
 /*
- * collapse_perf.c - the perf parser: `perf script` text to folded stacks,
- * exactly as stackcollapse-perf.pl folds it, with the fixes that
- * fg-collapse-perf(1) lists, for the collapse driver (collapse.c).
+ * collapse_perf.c - the perf parser's state machine: `perf script` text to
+ * folded stacks, exactly as stackcollapse-perf.pl folds it, with the fixes
+ * that fg-collapse-perf(1) lists, for the collapse driver (collapse.c).
  *
- * The Perl script is a loop of regular expressions over lines. Each one is
- * matched here by hand, in one or two passes over the line and without
- * allocating, but with the same outcome, backtracking included: the
- * comments next to each matcher give the expression it stands for and why
- * the shortcut is equivalent. Byte semantics throughout, as the script has
- * (\s is space, \t, \n, \v, \f, \r; \w is [A-Za-z0-9_]).
+ * The Perl script is a loop of regular expressions over lines; here
+ * perf_line.c says what a line is (its matchers stand for the script's
+ * expressions), perf_symbol.c tidies symbols, and this file keeps the
+ * samples: what each kind of line does to the open sample.
  *
  * A sample is a state machine over lines: a header opens it (process name,
  * period), frame lines push frames (leaf first), and a blank line closes it
@@ -18,7 +16,7 @@
  * line, or before a one-line sample.
  *
  * Stacks are counted by frame ids, not by text: each state interns its
- * frames (a frame table of unique names), a sample is the ids of its
+ * frames (a string map of unique names, strmap.h), a sample is the ids of its
  * process and frames, and the table of unique stacks holds those (four
  * bytes a frame instead of the name). The folded text of each unique stack
  * is written once, at the end (perf_collect). Together with the cache of
@@ -33,13 +31,11 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "perf.h"
+#include "strmap.h"
 
 /* fg_collapse_warn_once keys */
 enum { ONCE_FILTER = 0 };
-
-/* Longest piece of an input line quoted in a warning. */
-#define QUOTE_MAX 72
 
 typedef struct perf_config {
 	fg_perf_options options;
@@ -51,20 +47,6 @@ typedef struct perf_config {
 	char **skip_after;       /* copies of options.skip_after */
 	size_t *skip_after_length;
 } perf_config;
-
-/* A frame line, as the script's frame expression splits it. */
-typedef struct perf_frame {
-	const char *pc, *symbol, *module;
-	size_t pc_length, symbol_length, module_length;
-} perf_frame;
-
-/* A header line, as the script's header and event expressions split it. */
-typedef struct perf_header {
-	const char *comm, *pid, *tid, *event, *period;
-	size_t comm_length, pid_length, tid_length, event_length, period_length;
-	perf_frame frame;        /* a one-line sample's frame */
-	bool has_frame;
-} perf_header;
 
 /* One piece of a frame line ("a->b" has two), tidied. */
 typedef struct perf_piece {
@@ -91,20 +73,6 @@ struct cache_slot {
 	bool matched;             /* --skip-after matched */
 	char key[CACHE_KEY_MAX];
 };
-
-/*
- * The frame table: the unique frame names of one state, each with an id
- * (its index). Open addressing over the ids, names in an arena.
- */
-typedef struct frame_table {
-	fg_arena arena;
-	const char **names;
-	uint32_t *lengths;
-	uint64_t *hashes;
-	size_t count, capacity;
-	uint32_t *slots;          /* id + 1; 0: empty */
-	size_t mask;
-} frame_table;
 
 /* The cache's index: a few words of the line (its address, the start of
  * the symbol, the middle, the tail); a hit is confirmed by comparing the
@@ -146,9 +114,8 @@ typedef struct perf_state {
 	bool skip_rest;          /* --skip-after matched: no more callers */
 	bool java;               /* the process element starts with "java" */
 	fg_count period;
-	char *name;              /* the process element, the root frame */
-	size_t name_length, name_capacity;
-	frame_table table;
+	fg_buffer name;          /* the process element, the root frame */
+	fg_string_map *frames;   /* the unique frame names; a frame's id is its number */
 	/* the sample as ids: [0] the process element, then its frames leaf
 	 * first; these bytes are its key in the chunk's stack table */
 	uint32_t *ids;
@@ -158,411 +125,25 @@ typedef struct perf_state {
 	/* the pieces of the last frame line, and their source lines */
 	perf_piece *pieces;
 	size_t piece_count, piece_capacity;
-	char *pieces_text;
-	size_t pieces_length, pieces_capacity;
-	char *sources;
-	size_t sources_length, sources_capacity;
+	fg_buffer pieces_text;
+	fg_buffer sources;
 	size_t sources_wanted;   /* pieces that take a source line (a prefix) */
 	size_t sources_taken;    /* source lines taken so far; pending while < wanted */
 	bool pending;            /* the pieces wait for source lines */
-	char *scratch;           /* "[module]" of an unknown symbol; a frame */
-	size_t scratch_length, scratch_capacity;
+	fg_buffer scratch;       /* "[module]" of an unknown symbol; a frame */
 	struct cache_slot *cache; /* frame line -> frame, CACHE_SLOTS of them */
 } perf_state;
 
-/* ------------------------------------------------------------- helpers */
-
-static inline bool is_word(unsigned char c)
-{
-	return fg_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static inline bool is_lower_hex(unsigned char c)
-{
-	return fg_is_digit(c) || (c >= 'a' && c <= 'f');
-}
-
-static inline bool is_hex(unsigned char c)
-{
-	return is_lower_hex(c) || (c >= 'A' && c <= 'F');
-}
-
-static size_t skip_space(const char *s, size_t at, size_t n)
-{
-	while (at < n && fg_is_space((unsigned char)s[at]))
-		at++;
-	return at;
-}
-
-static size_t skip_digits(const char *s, size_t at, size_t n)
-{
-	while (at < n && fg_is_digit((unsigned char)s[at]))
-		at++;
-	return at;
-}
-
-static bool equals(const char *a, size_t a_length, const char *b, size_t b_length)
-{
-	return a_length == b_length && memcmp(a, b, a_length) == 0;
-}
-
-static bool has_prefix(const char *s, size_t n, const char *prefix)
-{
-	size_t p = strlen(prefix);
-	return n >= p && memcmp(s, prefix, p) == 0;
-}
-
-static bool has_suffix(const char *s, size_t n, const char *suffix)
-{
-	size_t p = strlen(suffix);
-	return n >= p && memcmp(s + n - p, suffix, p) == 0;
-}
-
-static bool contains(const char *s, size_t n, const char *needle)
-{
-	return memmem(s, n, needle, strlen(needle)) != NULL;
-}
-
-/* Appends bytes to a growing buffer; 0 or FG_ENOMEM. */
-static int append(char **buffer, size_t *length, size_t *capacity, const char *bytes, size_t n)
-{
-	if (fg_grow((void **)buffer, capacity, *length + n, 1) != 0)
-		return FG_ENOMEM;
-	if (n > 0)
-		memcpy(*buffer + *length, bytes, n);
-	*length += n;
-	return 0;
-}
-
-/* The length of the valid UTF-8 character at s (at most n bytes), not a
- * C1 control; 0 if there is none. */
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-	size_t length = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	if (length == 0 || length > n || (s[0] == 0xc2 && s[1] < 0xa0))
-		return 0;
-	for (size_t i = 1; i < length; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0; /* overlong, surrogate, beyond U+10FFFF */
-	return length;
-}
-
-/* A line made short and safe for a terminal, for a warning: control
- * characters and bytes that are not UTF-8 become '?'. */
-static void quote_line(const char *line, size_t n, char *out)
-{
-	const unsigned char *s = (const unsigned char *)line;
-	size_t k = 0, i = 0;
-	while (i < n && k < QUOTE_MAX) {
-		if (s[i] >= 0x80) {
-			size_t length = utf8_length(s + i, n - i);
-			if (length > 0 && k + length <= QUOTE_MAX) {
-				memcpy(out + k, s + i, length);
-				k += length;
-				i += length;
-				continue;
-			}
-			out[k++] = '?';
-		} else {
-			out[k++] = s[i] == '\t' ? ' ' : (s[i] < 0x20 || s[i] == 0x7f) ? '?' : (char)s[i];
-		}
-		i++;
-	}
-	if (i < n) {
-		memcpy(out + k, "...", 3);
-		k += 3;
-	}
-	out[k] = '\0';
-}
-
-/* ------------------------------------------------------------- matchers */
-
-/*
- * The frame expression /^\s*(\w+)\s*(.+) \((.*)\)/, from offset `start`
- * (the first non-space byte). (.*) is greedy and followed by \), so the
- * module ends at the last ')' of the line; (.+) is greedy and followed by
- * " (", so the symbol ends at the last " (" that has a ')' after it. When
- * that " (" comes too early for \w+\s* as matched, the engine gives back
- * characters of \s* and then of \w+, one at a time: the symbol starts one
- * byte before the " (" at the latest, and the address keeps at least one
- * byte ("ffff4 ([k])" is address "ffff", symbol "4").
- */
-static bool match_frame(const char *line, size_t n, size_t start, perf_frame *f)
-{
-	size_t word_end = start;
-	while (word_end < n && is_word((unsigned char)line[word_end]))
-		word_end++;
-	if (word_end == start)
-		return false;
-	const char *close = memrchr(line + start, ')', n - start);
-	if (close == NULL)
-		return false;
-	size_t r = (size_t)(close - line);
-	/* The last " (" at q with q + 2 <= r and q >= start + 2. */
-	size_t q = 0;
-	bool found = false;
-	size_t limit = r; /* search '(' in [start + 3, r - 1] */
-	while (limit > start + 3) {
-		const char *open = memrchr(line + start + 3, '(', limit - (start + 3));
-		if (open == NULL)
-			break;
-		if (open[-1] == ' ') {
-			q = (size_t)(open - 1 - line);
-			found = true;
-			break;
-		}
-		limit = (size_t)(open - line);
-	}
-	if (!found)
-		return false;
-	size_t symbol_start = skip_space(line, word_end, n);
-	if (symbol_start > q - 1)
-		symbol_start = q - 1;
-	size_t pc_end = word_end < symbol_start ? word_end : symbol_start;
-	f->pc = line + start;
-	f->pc_length = pc_end - start;
-	f->symbol = line + symbol_start;
-	f->symbol_length = q - symbol_start;
-	f->module = line + q + 2;
-	f->module_length = r - (q + 2);
-	return true;
-}
-
-/*
- * The event expression /:\s*(\d+)*\s+(\S+):\s*$/ over the whole line. Its
- * tail must be the line's last token, ending in ':' (the event is that
- * token minus the ':'), after at least one space; before that space comes
- * either the ':' the expression starts with, or one run of digits (the
- * period) and then, after optional spaces, that ':'. These two cases
- * exclude each other, so the leftmost match the engine finds is the only
- * one.
- */
-static bool match_event(const char *line, size_t n, perf_header *h)
-{
-	size_t end = n;
-	while (end > 0 && fg_is_space((unsigned char)line[end - 1]))
-		end--;
-	if (end < 2 || line[end - 1] != ':')
-		return false;
-	size_t token = end - 1;
-	while (token > 0 && !fg_is_space((unsigned char)line[token - 1]))
-		token--;
-	if (end - token < 2)
-		return false;
-	size_t gap = token;
-	while (gap > 0 && fg_is_space((unsigned char)line[gap - 1]))
-		gap--;
-	if (gap == token || gap == 0)
-		return false;
-	h->event = line + token;
-	h->event_length = end - 1 - token;
-	if (line[gap - 1] == ':') {
-		h->period = NULL;
-		h->period_length = 0;
-		return true;
-	}
-	size_t digits = gap;
-	while (digits > 0 && fg_is_digit((unsigned char)line[digits - 1]))
-		digits--;
-	if (digits == gap)
-		return false;
-	size_t colon = digits;
-	while (colon > 0 && fg_is_space((unsigned char)line[colon - 1]))
-		colon--;
-	if (colon == 0 || line[colon - 1] != ':')
-		return false;
-	h->period = line + digits;
-	h->period_length = gap - digits;
-	return true;
-}
-
-/*
- * What the script cannot read (fg reads more): the fields after PID[/TID]
- * are walked as perf prints them, "[CPU]", "TIME:", "PERIOD", "EVENT:",
- * and whatever follows the event is either a tracepoint's payload (ignored)
- * or, on samples without a call chain, the sample's one frame. Only tried
- * when match_event failed, so nothing the script reads changes.
- */
-static bool match_event_fields(const char *line, size_t n, size_t at, perf_header *h)
-{
-	at = skip_space(line, at, n);
-	if (at < n && line[at] == '[') {
-		size_t close = skip_digits(line, at + 1, n);
-		if (close < n && line[close] == ']')
-			at = skip_space(line, close + 1, n);
-	}
-	size_t digits = skip_digits(line, at, n);
-	if (digits > at && digits < n && line[digits] == '.') {
-		size_t fraction = skip_digits(line, digits + 1, n);
-		if (fraction < n && line[fraction] == ':' &&
-		    (fraction + 1 == n || fg_is_space((unsigned char)line[fraction + 1])))
-			at = skip_space(line, fraction + 1, n);
-	}
-	h->period = NULL;
-	h->period_length = 0;
-	digits = skip_digits(line, at, n);
-	if (digits > at && digits < n && fg_is_space((unsigned char)line[digits])) {
-		h->period = line + at;
-		h->period_length = digits - at;
-		at = skip_space(line, digits, n);
-	}
-	size_t token_end = at;
-	while (token_end < n && !fg_is_space((unsigned char)line[token_end]))
-		token_end++;
-	if (token_end - at < 2 || line[token_end - 1] != ':')
-		return false;
-	h->event = line + at;
-	h->event_length = token_end - 1 - at;
-	/* A frame "ADDR SYMBOL (MODULE)" after the event: the address must be
-	 * hex and stand alone, so payload text ("fd: 0x3") is not taken. */
-	size_t frame = skip_space(line, token_end, n);
-	size_t hex = frame;
-	while (hex < n && is_hex((unsigned char)line[hex]))
-		hex++;
-	h->has_frame = hex > frame && hex < n && fg_is_space((unsigned char)line[hex]) &&
-		       match_frame(line, n, frame, &h->frame);
-	return true;
-}
-
-/*
- * The header expression ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ (the script writes the
- * slashes as an escaped slash, starred): the comm is the shortest prefix
- * followed by spaces, digits (the first number), optional slashes and
- * digits (the second), and a space. Once \s+ and (\d+) have matched at a
- * given comm end, giving characters back cannot help, so each end is tried
- * once, and so is each run of spaces. The script wants two bytes of comm at least, and so reads
- * "X 123 [000] 1.0: 1 cycles:" as the comm "X 123 [000] 1.0:"; fg takes a
- * one-byte comm (only a line whose second byte is a space changes). With
- * `indented`, leading spaces are skipped first (one-line samples pad the
- * comm).
- */
-static bool match_header(const char *line, size_t n, bool indented, perf_header *h)
-{
-	size_t start = indented ? skip_space(line, 0, n) : 0;
-	if (start >= n || fg_is_space((unsigned char)line[start]))
-		return false;
-	for (size_t e = start + 1; e < n; e++) {
-		if (!fg_is_space((unsigned char)line[e]))
-			continue;
-		size_t number = skip_space(line, e, n);
-		size_t number_end = skip_digits(line, number, n);
-		size_t second = number_end;
-		while (second < n && line[second] == '/')
-			second++;
-		size_t second_end = skip_digits(line, second, n);
-		if (number_end == number || second_end >= n ||
-		    !fg_is_space((unsigned char)line[second_end])) {
-			/* Every comm end inside this run of spaces meets the same
-			 * digits: skip the run (trying each would be quadratic). */
-			e = number - 1;
-			continue;
-		}
-		h->comm = line + start;
-		h->comm_length = e - start;
-		h->pid = line + number;
-		h->pid_length = number_end - number;
-		h->tid = second_end > second ? line + second : NULL;
-		h->tid_length = second_end - second;
-		h->has_frame = false;
-		if (!match_event(line, n, h) && !match_event_fields(line, n, second_end, h)) {
-			h->event = NULL;
-			h->event_length = 0;
-			h->period = NULL;
-			h->period_length = 0;
-		}
-		return true;
-	}
-	return false;
-}
-
-enum line_kind { LINE_COMMENT, LINE_BLANK, LINE_HEADER, LINE_OTHER };
-
-/*
- * What a line is, the same for the parser, prepare and find_boundary (they
- * must agree, or the result would depend on where the input is cut).
- * *indent is set to the offset of the first non-space byte.
- */
-static enum line_kind classify(const perf_config *config, const char *line, size_t n,
-			       size_t *indent, perf_header *h)
-{
-	if (n > 0 && line[0] == '#')
-		return LINE_COMMENT;
-	size_t i = skip_space(line, 0, n);
-	*indent = i;
-	if (i == n)
-		return LINE_BLANK;
-	if ((i == 0 || config->one_line) && match_header(line, n, config->one_line, h))
-		return LINE_HEADER;
-	return LINE_OTHER;
-}
-
-/* ----------------------------------------------------------- frame ids */
-
-static int table_grow(frame_table *t)
-{
-	size_t mask = t->mask ? t->mask * 2 + 1 : 1023;
-	uint32_t *slots = calloc(mask + 1, sizeof(*slots));
-	if (slots == NULL)
-		return FG_ENOMEM;
-	for (size_t i = 0; i < t->count; i++) {
-		size_t at = t->hashes[i] & mask;
-		while (slots[at] != 0)
-			at = (at + 1) & mask;
-		slots[at] = (uint32_t)(i + 1);
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->mask = mask;
-	return 0;
-}
+/* ------------------------------------------------------------ frame ids */
 
 /* The id of the frame named [name, name + n), added if new; 0 or FG_ENOMEM. */
-static int table_intern(frame_table *t, const char *name, size_t n, uint32_t *id)
+static int intern(perf_state *s, const char *name, size_t n, uint32_t *id)
 {
-	if (n > UINT32_MAX)
+	fg_string_entry *e = fg_string_map_add(s->frames, name, n, NULL);
+	if (e == NULL)
 		return FG_ENOMEM;
-	if ((t->count + 1) * 2 > t->mask && table_grow(t) != 0)
-		return FG_ENOMEM;
-	uint64_t hash = fg_hash_bytes(name, n);
-	size_t at = hash & t->mask;
-	for (uint32_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->mask) {
-		if (t->hashes[slot - 1] == hash && t->lengths[slot - 1] == n &&
-		    memcmp(t->names[slot - 1], name, n) == 0) {
-			*id = slot - 1;
-			return 0;
-		}
-	}
-	if (t->count >= UINT32_MAX - 1)
-		return FG_ENOMEM;
-	if (t->count == t->capacity) {
-		size_t a = t->capacity, b = t->capacity, c = t->capacity;
-		if (fg_grow((void **)&t->names, &a, t->count + 1, sizeof(*t->names)) != 0 ||
-		    fg_grow((void **)&t->lengths, &b, t->count + 1, sizeof(*t->lengths)) != 0 ||
-		    fg_grow((void **)&t->hashes, &c, t->count + 1, sizeof(*t->hashes)) != 0)
-			return FG_ENOMEM;
-		t->capacity = a < b ? (a < c ? a : c) : (b < c ? b : c);
-	}
-	char *copy = fg_arena_copy(&t->arena, name, n);
-	if (copy == NULL)
-		return FG_ENOMEM;
-	t->names[t->count] = copy;
-	t->lengths[t->count] = (uint32_t)n;
-	t->hashes[t->count] = hash;
-	t->slots[at] = (uint32_t)(t->count + 1);
-	*id = (uint32_t)t->count++;
+	*id = (uint32_t)fg_string_map_index(s->frames, e);
 	return 0;
-}
-
-static void table_free(frame_table *t)
-{
-	fg_arena_free(&t->arena);
-	free(t->names);
-	free(t->lengths);
-	free(t->hashes);
-	free(t->slots);
 }
 
 /* Appends a frame id to the sample. */
@@ -574,164 +155,73 @@ static int push_id(perf_state *s, uint32_t id)
 	return 0;
 }
 
-/* --------------------------------------------------------------- tidying */
-
-/* Whether s holds ".(" and, after it, ")." (a Go method: no argument list). */
-static bool is_go_method(const char *s, size_t n)
-{
-	const char *open = memmem(s, n, ".(", 2);
-	if (open == NULL)
-		return false;
-	size_t after = (size_t)(open - s) + 2;
-	return memmem(s + after, n - after, ").", 2) != NULL;
-}
-
-static int push_piece_text(perf_state *s, const char *bytes, size_t n)
-{
-	return append(&s->pieces_text, &s->pieces_length, &s->pieces_capacity, bytes, n);
-}
-
-/* The bytes that make a symbol need more than a copy. */
-enum { SYMBOL_DASH = 1, SYMBOL_OPEN = 2, SYMBOL_EDIT = 4 };
-static const unsigned char symbol_class[256] = {
-	['-'] = SYMBOL_DASH, ['('] = SYMBOL_OPEN, [';'] = SYMBOL_EDIT,
-	['"'] = SYMBOL_EDIT, ['\''] = SYMBOL_EDIT,
-};
-
-static unsigned classify_symbol(const char *text, size_t n)
-{
-	unsigned found = 0;
-	for (size_t i = 0; i < n; i++)
-		found |= symbol_class[(unsigned char)text[i]];
-	return found;
-}
-
-/*
- * Appends the tidied text of one piece to s->pieces_text: ';' becomes ':',
- * the argument list goes from the first '(' that does not open
- * "(anonymous namespace)" (unless a Go method), quotes go. `found` is
- * classify_symbol of the text (or more): most symbols need only a copy.
- */
-static int push_tidied(perf_state *s, const char *text, size_t n, unsigned found)
-{
-	if (!(found & (SYMBOL_OPEN | SYMBOL_EDIT)))
-		return push_piece_text(s, text, n);
-	size_t cut = n;
-	const char *open = memchr(text, '(', n);
-	if (open != NULL && !is_go_method(text, n)) {
-		static const char anonymous[] = "anonymous namespace)";
-		for (; open != NULL; open = memchr(open + 1, '(', n - (size_t)(open + 1 - text))) {
-			size_t after = (size_t)(open + 1 - text);
-			if (!(n - after >= sizeof(anonymous) - 1 &&
-			      memcmp(text + after, anonymous, sizeof(anonymous) - 1) == 0)) {
-				cut = (size_t)(open - text);
-				break;
-			}
-		}
-	}
-	if (fg_grow((void **)&s->pieces_text, &s->pieces_capacity, s->pieces_length + cut, 1) != 0)
-		return FG_ENOMEM;
-	char *out = s->pieces_text + s->pieces_length;
-	for (size_t i = 0; i < cut; i++) {
-		char c = text[i];
-		if (c == '"' || c == '\'')
-			continue;
-		*out++ = c == ';' ? ':' : c;
-	}
-	s->pieces_length = (size_t)(out - s->pieces_text);
-	return 0;
-}
-
-/* Whether module names a perf map of JIT code: /tmp/perf-DIGITS.map. */
-static bool is_jit_module(const char *m, size_t n)
-{
-	static const char prefix[] = "/tmp/perf-";
-	for (const char *p = m; (p = memchr(p, '/', n - (size_t)(p - m))) != NULL; p++) {
-		size_t at = (size_t)(p - m);
-		if (n - at < sizeof(prefix) - 1 || memcmp(p, prefix, sizeof(prefix) - 1) != 0)
-			continue;
-		at += sizeof(prefix) - 1;
-		size_t digits = skip_digits(m, at, n);
-		if (digits > at && n - digits >= 4 && memcmp(m + digits, ".map", 4) == 0)
-			return true;
-	}
-	return false;
-}
-
-static bool is_kernel_module(const char *m, size_t n)
-{
-	return (has_prefix(m, n, "[") || has_suffix(m, n, "vmlinux")) && !contains(m, n, "unknown");
-}
+/* --------------------------------------------------------------- frames */
 
 /*
  * Tidies one piece of a frame line and records it. *unknown is set when
  * both the symbol and the module are unknown (no source line follows).
  */
-static int add_piece(perf_state *s, const perf_frame *f, const char *text, size_t n,
+static int add_piece(perf_state *s, const fg_perf_frame *f, const char *text, size_t n,
 		     unsigned found, size_t index, bool *unknown)
 {
 	const fg_perf_options *o = &s->config->options;
 	if (fg_grow((void **)&s->pieces, &s->piece_capacity, s->piece_count + 1,
 		    sizeof(*s->pieces)) != 0 ||
-	    fg_grow((void **)&s->pieces_text, &s->pieces_capacity, s->pieces_length + 1, 1) != 0)
+	    fg_buffer_reserve(&s->pieces_text, 1) != 0)
 		return FG_ENOMEM; /* (pieces_text exists even for an empty piece) */
 	perf_piece *p = &s->pieces[s->piece_count];
 	memset(p, 0, sizeof(*p));
-	p->start = s->pieces_length;
+	p->start = s->pieces_text.length;
 	int rc;
-	if (equals(text, n, "[unknown]", 9)) {
+	if (fg_bytes_equal(text, n, "[unknown]", 9)) {
 		/* "[module basename]" or "[unknown]", with the address on --addrs */
 		const char *name = "unknown";
 		size_t name_length = 7;
-		if (!equals(f->module, f->module_length, "[unknown]", 9)) {
+		if (!fg_bytes_equal(f->module, f->module_length, "[unknown]", 9)) {
 			const char *slash = memrchr(f->module, '/', f->module_length);
 			name = slash ? slash + 1 : f->module;
 			name_length = f->module_length - (size_t)(name - f->module);
 		} else {
 			*unknown = true;
 		}
-		s->scratch_length = 0;
-		rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, "[", 1);
-		rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
-				      name, name_length);
+		s->scratch.length = 0;
+		rc = fg_buffer_append(&s->scratch, "[", 1);
+		rc = rc ? rc : fg_buffer_append(&s->scratch, name, name_length);
 		if (o->addrs) {
-			rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
-					      " <", 2);
-			rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
-					      f->pc, f->pc_length);
-			rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
-					      ">", 1);
+			rc = rc ? rc : fg_buffer_append(&s->scratch, " <", 2);
+			rc = rc ? rc : fg_buffer_append(&s->scratch, f->pc, f->pc_length);
+			rc = rc ? rc : fg_buffer_append(&s->scratch, ">", 1);
 		}
-		rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity, "]", 1);
-		rc = rc ? rc : push_tidied(s, s->scratch, s->scratch_length,
-					   classify_symbol(s->scratch, s->scratch_length));
+		rc = rc ? rc : fg_buffer_append(&s->scratch, "]", 1);
+		rc = rc ? rc : fg_perf_tidy(&s->pieces_text, s->scratch.data, s->scratch.length,
+					     fg_perf_symbol_class(s->scratch.data, s->scratch.length));
 	} else {
-		rc = push_tidied(s, text, n, found);
+		rc = fg_perf_tidy(&s->pieces_text, text, n, found);
 	}
 	if (rc != 0)
 		return rc;
-	char *piece = s->pieces_text + p->start;
-	size_t length = s->pieces_length - p->start;
+	char *piece = s->pieces_text.data + p->start;
+	size_t length = s->pieces_text.length - p->start;
 	if (s->java && length > 0 && piece[0] == 'L' && memchr(piece, '/', length) != NULL) {
 		memmove(piece, piece + 1, length - 1);
-		s->pieces_length--;
+		s->pieces_text.length--;
 		length--;
 	}
-	p->name_end = s->pieces_length;
+	p->name_end = s->pieces_text.length;
 	const char *annotation = NULL;
 	if (index > 0) {
-		if (!contains(piece, length, "_[i]"))
+		if (!fg_contains(piece, length, "_[i]"))
 			annotation = "_[i]";
-	} else if (o->kernel && is_kernel_module(f->module, f->module_length)) {
+	} else if (o->kernel && fg_perf_is_kernel_module(f->module, f->module_length)) {
 		annotation = "_[k]";
-	} else if (o->jit && is_jit_module(f->module, f->module_length)) {
-		if (!contains(piece, length, "_[j]"))
+	} else if (o->jit && fg_perf_is_jit_module(f->module, f->module_length)) {
+		if (!fg_contains(piece, length, "_[j]"))
 			annotation = "_[j]";
 	}
-	if (annotation != NULL && push_piece_text(s, annotation, 4) != 0)
+	if (annotation != NULL && fg_buffer_append(&s->pieces_text, annotation, 4) != 0)
 		return FG_ENOMEM;
-	p->end = s->pieces_length;
-	p->inlined = equals(f->module, f->module_length, "inlined", 7);
+	p->end = s->pieces_text.length;
+	p->inlined = fg_bytes_equal(f->module, f->module_length, "inlined", 7);
 	s->piece_count++;
 	return 0;
 }
@@ -741,7 +231,7 @@ static bool is_skip_after(const perf_state *s, const perf_piece *p)
 {
 	const perf_config *c = s->config;
 	for (size_t i = 0; i < c->options.skip_after_count; i++)
-		if (equals(s->pieces_text + p->start, p->name_end - p->start, c->skip_after[i],
+		if (fg_bytes_equal(s->pieces_text.data + p->start, p->name_end - p->start, c->skip_after[i],
 			   c->skip_after_length[i]))
 			return true;
 	return false;
@@ -759,36 +249,34 @@ static int emit_pieces(perf_state *s, bool *pushed)
 			first = i; /* the callers of the deepest match go */
 			matched = true;
 		}
-	int rc = fg_grow((void **)&s->scratch, &s->scratch_capacity, 1, 1);
-	s->scratch_length = 0;
+	s->scratch.length = 0;
+	int rc = fg_buffer_reserve(&s->scratch, 0);
 	for (size_t i = first; i < s->piece_count && rc == 0; i++) {
 		const perf_piece *p = &s->pieces[i];
-		const char *text = s->pieces_text + p->start;
+		const char *text = s->pieces_text.data + p->start;
 		if (i > first)
-			rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, ";", 1);
-		rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
-				      text, p->end - p->start);
+			rc = fg_buffer_append(&s->scratch, ";", 1);
+		rc = rc ? rc : fg_buffer_append(&s->scratch, text, p->end - p->start);
 		if (rc == 0 && p->source_length > 0) {
-			rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, ":", 1);
-			rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
-					      s->sources + p->source_start, p->source_length);
+			rc = fg_buffer_append(&s->scratch, ":", 1);
+			rc = rc ? rc : fg_buffer_append(&s->scratch, s->sources.data + p->source_start, p->source_length);
 		}
 		if (rc == 0 && p->inlined && s->config->options.inline_frames &&
-		    !has_suffix(text, p->end - p->start, "_[i]"))
-			rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, "_[i]", 4);
+		    !fg_has_suffix(text, p->end - p->start, "_[i]"))
+			rc = fg_buffer_append(&s->scratch, "_[i]", 4);
 	}
 	bool any = first < s->piece_count;
 	uint32_t id = 0;
 	if (rc == 0 && any)
-		rc = table_intern(&s->table, s->scratch, s->scratch_length, &id);
+		rc = intern(s, s->scratch.data, s->scratch.length, &id);
 	if (rc == 0 && any)
 		rc = push_id(s, id);
 	s->last_frame = id;
 	if (pushed != NULL)
 		*pushed = any;
 	s->piece_count = 0;
-	s->pieces_length = 0;
-	s->sources_length = 0;
+	s->pieces_text.length = 0;
+	s->sources.length = 0;
 	if (matched)
 		s->skip_rest = true;
 	return rc ? FG_ENOMEM : 0;
@@ -802,7 +290,7 @@ static int emit_pieces(perf_state *s, bool *pushed)
 static int take_source_line(perf_state *s, const char *line, size_t n)
 {
 	perf_piece *p = &s->pieces[s->sources_taken++];
-	size_t start = s->sources_length;
+	size_t start = s->sources.length;
 	for (size_t i = 0; i < n;) {
 		if (line[i] == '[') {
 			const char *close = memchr(line + i + 1, ']', n - i - 1);
@@ -814,16 +302,16 @@ static int take_source_line(perf_state *s, const char *line, size_t n)
 		size_t j = i + 1;
 		while (j < n && line[j] != '[')
 			j++;
-		if (append(&s->sources, &s->sources_length, &s->sources_capacity, line + i, j - i))
+		if (fg_buffer_append(&s->sources, line + i, j - i))
 			return FG_ENOMEM;
 		i = j;
 	}
-	const char *text = s->sources + start;
-	size_t length = s->sources_length - start;
-	size_t lead = skip_space(text, 0, length);
+	const char *text = s->sources.data + start;
+	size_t length = s->sources.length - start;
+	size_t lead = fg_skip_space(text, 0, length);
 	while (length > lead && fg_is_space((unsigned char)text[length - 1]))
 		length--;
-	if (has_suffix(text + lead, length - lead, "(inlined)")) {
+	if (fg_has_suffix(text + lead, length - lead, "(inlined)")) {
 		p->inlined = true;
 		length -= 9;
 		while (length > lead && fg_is_space((unsigned char)text[length - 1]))
@@ -837,7 +325,7 @@ static int take_source_line(perf_state *s, const char *line, size_t n)
 }
 
 /* A frame line of an open sample. */
-static int on_frame(perf_state *s, const perf_frame *f, bool *cached, bool *pushed)
+static int on_frame(perf_state *s, const fg_perf_frame *f, bool *cached, bool *pushed)
 {
 	if (s->skip_rest)
 		return 0;
@@ -845,13 +333,13 @@ static int on_frame(perf_state *s, const perf_frame *f, bool *cached, bool *push
 	size_t n = f->symbol_length;
 	/* s/\+0x[\da-f]+$// : one offset, lowercase hex, at the very end */
 	size_t hex = n;
-	while (hex > 0 && is_lower_hex((unsigned char)symbol[hex - 1]))
+	while (hex > 0 && fg_perf_is_lower_hex((unsigned char)symbol[hex - 1]))
 		hex--;
 	if (hex < n && hex >= 3 && memcmp(symbol + hex - 3, "+0x", 3) == 0)
 		n = hex - 3;
 	/* The script drops symbols starting with '(' (perf's "(unknown)"
 	 * forms); fg keeps C++'s "(anonymous namespace)::". */
-	if (n > 0 && symbol[0] == '(' && !has_prefix(symbol, n, "(anonymous namespace)::")) {
+	if (n > 0 && symbol[0] == '(' && !fg_has_prefix(symbol, n, "(anonymous namespace)::")) {
 		if (cached != NULL)
 			*cached = true; /* a line that pushes nothing */
 		return 0;
@@ -859,8 +347,8 @@ static int on_frame(perf_state *s, const perf_frame *f, bool *cached, bool *push
 	/* split /->/: pieces in printed order; trailing empty pieces vanish */
 	bool unknown = false;
 	size_t wanted = 0;
-	unsigned found = classify_symbol(symbol, n);
-	if (!(found & SYMBOL_DASH)) {
+	unsigned found = fg_perf_symbol_class(symbol, n);
+	if (!(found & FG_PERF_SYMBOL_DASH)) {
 		if (n > 0) {
 			int rc = add_piece(s, f, symbol, n, found, 0, &unknown);
 			if (rc != 0)
@@ -905,7 +393,7 @@ static int end_sample(perf_state *s)
 	if (s->pending)
 		rc = emit_pieces(s, NULL);
 	if (rc == 0 && s->open) {
-		rc = table_intern(&s->table, s->name, s->name_length, &s->ids[0]);
+		rc = intern(s, s->name.data, s->name.length, &s->ids[0]);
 		if (rc == 0)
 			rc = fg_stacks_add(s->chunk->stacks, (const char *)s->ids,
 					   s->id_count * sizeof(*s->ids), 0, s->period);
@@ -919,38 +407,38 @@ static int end_sample(perf_state *s)
 	return rc;
 }
 
-static int set_name(perf_state *s, const perf_header *h)
+static int set_name(perf_state *s, const fg_perf_header *h)
 {
 	const fg_perf_options *o = &s->config->options;
 	const char *pid = h->pid, *tid = h->tid;
 	size_t pid_length = h->pid_length, tid_length = h->tid_length;
 	/* One number is the TID; a TID of "0" counts as none (swapper-?/0). */
-	if (tid == NULL || equals(tid, tid_length, "0", 1)) {
+	if (tid == NULL || fg_bytes_equal(tid, tid_length, "0", 1)) {
 		tid = pid;
 		tid_length = pid_length;
 		pid = "?";
 		pid_length = 1;
 	}
-	s->name_length = 0;
-	int rc = append(&s->name, &s->name_length, &s->name_capacity, h->comm, h->comm_length);
+	s->name.length = 0;
+	int rc = fg_buffer_append(&s->name, h->comm, h->comm_length);
 	if (o->tid || o->pid) {
-		rc = rc ? rc : append(&s->name, &s->name_length, &s->name_capacity, "-", 1);
-		rc = rc ? rc : append(&s->name, &s->name_length, &s->name_capacity, pid, pid_length);
+		rc = rc ? rc : fg_buffer_append(&s->name, "-", 1);
+		rc = rc ? rc : fg_buffer_append(&s->name, pid, pid_length);
 	}
 	if (o->tid) {
-		rc = rc ? rc : append(&s->name, &s->name_length, &s->name_capacity, "/", 1);
-		rc = rc ? rc : append(&s->name, &s->name_length, &s->name_capacity, tid, tid_length);
+		rc = rc ? rc : fg_buffer_append(&s->name, "/", 1);
+		rc = rc ? rc : fg_buffer_append(&s->name, tid, tid_length);
 	}
 	if (rc != 0)
 		return rc;
-	for (size_t i = 0; i < s->name_length; i++)
-		if (s->name[i] == ' ')
-			s->name[i] = '_';
-	s->java = has_prefix(s->name, s->name_length, "java");
+	for (size_t i = 0; i < s->name.length; i++)
+		if (s->name.data[i] == ' ')
+			s->name.data[i] = '_';
+	s->java = fg_has_prefix(s->name.data, s->name.length, "java");
 	return 0;
 }
 
-static int on_header(perf_state *s, const perf_header *h)
+static int on_header(perf_state *s, const fg_perf_header *h)
 {
 	const perf_config *c = s->config;
 	int rc = 0;
@@ -962,12 +450,12 @@ static int on_header(perf_state *s, const perf_header *h)
 	if (rc != 0)
 		return rc;
 	if (h->event != NULL && c->filter != NULL &&
-	    !equals(h->event, h->event_length, c->filter, c->filter_length)) {
+	    !fg_bytes_equal(h->event, h->event_length, c->filter, c->filter_length)) {
 		if (!c->filter_given) {
 			/* Event names are input: no escape sequences to the terminal. */
-			char event[QUOTE_MAX + 4], first[QUOTE_MAX + 4];
-			quote_line(h->event, h->event_length, event);
-			quote_line(c->filter, c->filter_length, first);
+			char event[FG_PERF_QUOTE_MAX + 4], first[FG_PERF_QUOTE_MAX + 4];
+			fg_perf_quote(h->event, h->event_length, event);
+			fg_perf_quote(c->filter, c->filter_length, first);
 			fg_collapse_warn_once(s->chunk->report, ONCE_FILTER, s->line,
 					      "skipping samples of event %s: only the first "
 					      "event, %s, is collapsed (see --event-filter)",
@@ -977,7 +465,7 @@ static int on_header(perf_state *s, const perf_header *h)
 	}
 	/* The period counts; none, or "0", counts 1 (as the script's "not"). */
 	fg_count period = fg_count_of(1);
-	if (h->period != NULL && !equals(h->period, h->period_length, "0", 1) &&
+	if (h->period != NULL && !fg_bytes_equal(h->period, h->period_length, "0", 1) &&
 	    fg_count_parse(h->period, h->period_length, &period) != 0) {
 		fg_collapse_warn(s->chunk->report, s->line,
 				 "period beyond 2^64 - 1: sample skipped");
@@ -994,46 +482,19 @@ static int on_header(perf_state *s, const perf_header *h)
 	return rc;
 }
 
-/*
- * A frame without a module, perf's inlined frame under --inline
- * -F+srcline ("ADDR SYMBOL", its module is left out, and the source line
- * after it ends in "(inlined)"). Only read with --srcline.
- */
-static bool match_moduleless_frame(const char *line, size_t n, size_t start, perf_frame *f)
-{
-	size_t word_end = start;
-	while (word_end < n && is_word((unsigned char)line[word_end]))
-		word_end++;
-	if (word_end == start || word_end == n || !fg_is_space((unsigned char)line[word_end]))
-		return false;
-	size_t symbol = skip_space(line, word_end, n);
-	size_t end = n;
-	while (end > symbol && fg_is_space((unsigned char)line[end - 1]))
-		end--;
-	if (end == symbol)
-		return false;
-	f->pc = line + start;
-	f->pc_length = word_end - start;
-	f->symbol = line + symbol;
-	f->symbol_length = end - symbol;
-	f->module = "";
-	f->module_length = 0;
-	return true;
-}
-
 static int parse_line(perf_state *s, const char *line, size_t n)
 {
 	const perf_config *c = s->config;
 	size_t indent = 0;
-	perf_header h;
-	switch (classify(c, line, n, &indent, &h)) {
-	case LINE_COMMENT:
+	fg_perf_header h;
+	switch (fg_perf_classify(c->one_line, line, n, &indent, &h)) {
+	case FG_PERF_LINE_COMMENT:
 		return 0;
-	case LINE_BLANK:
+	case FG_PERF_LINE_BLANK:
 		return end_sample(s);
-	case LINE_HEADER:
+	case FG_PERF_LINE_HEADER:
 		return on_header(s, &h);
-	case LINE_OTHER:
+	case FG_PERF_LINE_OTHER:
 		break;
 	}
 	if (s->pending)
@@ -1052,9 +513,9 @@ static int parse_line(perf_state *s, const char *line, size_t n)
 			return slot->pushed ? push_id(s, slot->frame) : 0;
 		}
 	}
-	perf_frame f;
-	if (match_frame(line, n, indent, &f) ||
-	    (c->options.srcline && match_moduleless_frame(line, n, indent, &f))) {
+	fg_perf_frame f;
+	if (fg_perf_match_frame(line, n, indent, &f) ||
+	    (c->options.srcline && fg_perf_match_moduleless_frame(line, n, indent, &f))) {
 		if (!s->open)
 			return 0;
 		bool cached = false, pushed = false;
@@ -1070,8 +531,8 @@ static int parse_line(perf_state *s, const char *line, size_t n)
 		}
 		return rc;
 	}
-	char quoted[QUOTE_MAX + 4];
-	quote_line(line, n, quoted);
+	char quoted[FG_PERF_QUOTE_MAX + 4];
+	fg_perf_quote(line, n, quoted);
 	fg_collapse_warn(s->chunk->report, s->line, "unrecognized line: %s", quoted);
 	return 0;
 }
@@ -1106,11 +567,11 @@ static size_t perf_find_boundary(const void *config, const char *text, size_t le
 		const char *newline = memchr(p, '\n', (size_t)(end - p));
 		const char *line_end = newline ? newline : end;
 		size_t indent;
-		perf_header h;
-		switch (classify(c, p, (size_t)(line_end - p), &indent, &h)) {
-		case LINE_BLANK:
+		fg_perf_header h;
+		switch (fg_perf_classify(c->one_line, p, (size_t)(line_end - p), &indent, &h)) {
+		case FG_PERF_LINE_BLANK:
 			return (size_t)((newline ? newline + 1 : end) - text);
-		case LINE_HEADER:
+		case FG_PERF_LINE_HEADER:
 			if (h.has_frame)
 				return (size_t)(p - text);
 			break;
@@ -1135,18 +596,18 @@ static int perf_collect(void *state, const fg_stacks *stacks, fg_stacks *into)
 	int rc = 0;
 	for (size_t i = 0; i < fg_stacks_size(stacks) && rc == 0; i++) {
 		size_t count = entries[i]->stack_length / sizeof(uint32_t);
-		s->scratch_length = 0;
+		s->scratch.length = 0;
 		for (size_t k = 0; k < count && rc == 0; k++) {
 			uint32_t id; /* [0], then the frames from the root down */
 			memcpy(&id, entries[i]->stack + (k == 0 ? 0 : count - k) * sizeof(id), sizeof(id));
 			if (k > 0)
-				rc = append(&s->scratch, &s->scratch_length, &s->scratch_capacity, ";", 1);
-			rc = rc ? rc : append(&s->scratch, &s->scratch_length, &s->scratch_capacity,
-					      s->table.names[id], s->table.lengths[id]);
+				rc = fg_buffer_append(&s->scratch, ";", 1);
+			rc = rc ? rc : fg_buffer_append(&s->scratch, fg_string_map_get(s->frames, id)->key,
+					      fg_string_map_get(s->frames, id)->length);
 		}
 		for (int column = 0; column < 2 && rc == 0; column++)
 			if (column == 0 || !fg_count_is_zero(entries[i]->count[column]))
-				rc = fg_stacks_add(into, s->scratch ? s->scratch : "", s->scratch_length,
+				rc = fg_stacks_add(into, s->scratch.data ? s->scratch.data : "", s->scratch.length,
 						   column, entries[i]->count[column]);
 	}
 	free(entries);
@@ -1173,17 +634,17 @@ static bool perf_prepare(void *config, const char *block, size_t length)
 		const char *newline = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((newline ? newline : end) - p);
 		size_t indent;
-		perf_header h;
+		fg_perf_header h;
 		if (!c->mode_known) {
-			if (classify(c, p, n, &indent, &h) != LINE_BLANK &&
+			if (fg_perf_classify(c->one_line, p, n, &indent, &h) != FG_PERF_LINE_BLANK &&
 			    (n == 0 || p[0] != '#')) {
 				/* The first sample line: is it a whole sample? */
-				c->one_line = match_header(p, n, true, &h) && h.has_frame;
+				c->one_line = fg_perf_match_header(p, n, true, &h) && h.has_frame;
 				c->mode_known = true;
 			}
 		}
 		if (c->mode_known && c->filter == NULL &&
-		    classify(c, p, n, &indent, &h) == LINE_HEADER && h.event != NULL) {
+		    fg_perf_classify(c->one_line, p, n, &indent, &h) == FG_PERF_LINE_HEADER && h.event != NULL) {
 			c->filter = malloc(h.event_length + 1);
 			if (c->filter != NULL) {
 				memcpy(c->filter, h.event, h.event_length);
@@ -1203,8 +664,9 @@ static void *perf_state_new(void *config)
 	if (s == NULL)
 		return NULL;
 	s->config = config;
-	fg_arena_init(&s->table.arena);
-	if (push_id(s, 0) != 0) { /* [0]: the process element */
+	if ((s->frames = fg_string_map_new()) == NULL || push_id(s, 0) != 0) {
+		/* [0]: the process element */
+		fg_string_map_free(s->frames);
 		free(s);
 		return NULL;
 	}
@@ -1212,6 +674,7 @@ static void *perf_state_new(void *config)
 	if (!s->config->options.srcline) {
 		s->cache = calloc(CACHE_SLOTS, sizeof(*s->cache));
 		if (s->cache == NULL) {
+			fg_string_map_free(s->frames);
 			free(s->ids);
 			free(s);
 			return NULL;
@@ -1225,13 +688,13 @@ static void perf_state_free(void *state)
 	perf_state *s = state;
 	if (s == NULL)
 		return;
-	table_free(&s->table);
+	fg_string_map_free(s->frames);
 	free(s->ids);
-	free(s->name);
+	fg_buffer_free(&s->name);
 	free(s->pieces);
-	free(s->pieces_text);
-	free(s->sources);
-	free(s->scratch);
+	fg_buffer_free(&s->pieces_text);
+	fg_buffer_free(&s->sources);
+	fg_buffer_free(&s->scratch);
 	free(s->cache);
 	free(s);
 }

@@ -16,9 +16,9 @@
 /* Skips "0x" and hex digits at p; returns p itself if there are none. */
 static const char *skip_hex_number(const char *p, const char *end)
 {
-	if (end - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X') || !fg_trace_is_hex((unsigned char)p[2]))
+	if (end - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X') || !fg_is_hex((unsigned char)p[2]))
 		return p;
-	for (p += 2; p < end && fg_trace_is_hex((unsigned char)*p); p++)
+	for (p += 2; p < end && fg_is_hex((unsigned char)*p); p++)
 		;
 	return p;
 }

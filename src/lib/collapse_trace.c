@@ -35,9 +35,7 @@ typedef struct trace_config {
 
 struct trace_state {
 	const trace_config *config;
-	fg_stack_builder frames;   /* the pending stack, leaf first */
-	uint64_t pending_lines;    /* frame lines in it; 0: nothing pending */
-	bool too_long;             /* the pending stack outgrew FG_TRACE_STACK_MAX */
+	fg_trace_stack pending;    /* the pending stack; its lines are frame lines */
 	unsigned memory;           /* the format rules' own state */
 };
 
@@ -59,22 +57,15 @@ static void *state_new(void *config)
 	if (t == NULL)
 		return NULL;
 	t->config = config;
-	fg_stack_builder_init(&t->frames);
+	fg_trace_stack_init(&t->pending);
 	return t;
 }
 
 static void state_free(void *state)
 {
 	struct trace_state *t = state;
-	fg_stack_builder_free(&t->frames);
+	fg_trace_stack_free(&t->pending);
 	free(t);
-}
-
-static void forget_stack(struct trace_state *t)
-{
-	fg_stack_builder_clear(&t->frames);
-	t->pending_lines = 0;
-	t->too_long = false;
 }
 
 /* Whether [p, end) holds a C0 control character other than tab. */
@@ -139,15 +130,15 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 	const char *stack;
 	size_t stack_length;
 	int rc = 0;
-	if (t->too_long) {
+	if (t->pending.too_long) {
 		fg_collapse_warn(chunk->report, line, "stack longer than %u bytes ignored",
 				 FG_TRACE_STACK_MAX);
 	} else if (fg_count_parse(digits, length, &count) != 0) {
 		fg_collapse_warn(chunk->report, line, "count beyond 2^64 - 1 or with more than 18 decimals: stack ignored");
-	} else if ((rc = fg_stack_builder_join(&t->frames, NULL, 0, &stack, &stack_length)) == 0) {
+	} else if ((rc = fg_stack_builder_join(&t->pending.frames, NULL, 0, &stack, &stack_length)) == 0) {
 		rc = fg_collapse_add(chunk, line, stack, stack_length, count);
 	}
-	forget_stack(t);
+	fg_trace_stack_clear(&t->pending);
 	return rc;
 }
 
@@ -156,12 +147,12 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 static void drop_unended(struct trace_state *t, fg_collapse_chunk *chunk, uint64_t line,
 			 const char *where)
 {
-	if (t->pending_lines != 0)
+	if (t->pending.lines != 0)
 		fg_collapse_warn(chunk->report, line,
 				 "%llu frame line%s %s, with no count line after %s, ignored",
-				 (unsigned long long)t->pending_lines, t->pending_lines == 1 ? "" : "s",
-				 where, t->pending_lines == 1 ? "it" : "them");
-	forget_stack(t);
+				 (unsigned long long)t->pending.lines, t->pending.lines == 1 ? "" : "s",
+				 where, t->pending.lines == 1 ? "it" : "them");
+	fg_trace_stack_clear(&t->pending);
 }
 
 /* One line (trimmed of its '\n'), line number `line` of the chunk. */
@@ -180,23 +171,18 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 	}
 	const fg_trace_rules *rules = t->config->rules;
 	if (rules->is_not_frame != NULL) {
-		fg_trace_line l = {raw, raw_end, start, end, t->pending_lines != 0, chunk, line};
+		fg_trace_line l = {raw, raw_end, start, end, t->pending.lines != 0, chunk, line};
 		int kind = rules->is_not_frame(&l, &t->memory);
 		if (kind == FG_TRACE_CUT)
 			drop_unended(t, chunk, line, "before this line");
 		if (kind != FG_TRACE_FRAME)
 			return 0;
 	}
-	t->pending_lines++;
-	if (t->too_long)
+	t->pending.lines++;
+	if (t->pending.too_long)
 		return 0;
-	int rc = rules->clean_frame(start, (size_t)(end - start), &t->config->options, &t->frames);
-	if (rc == 0 && t->frames.length > FG_TRACE_STACK_MAX) {
-		/* Drop the bytes, keep reading: the count line will say. */
-		fg_stack_builder_clear(&t->frames);
-		t->too_long = true;
-	}
-	return rc;
+	int rc = rules->clean_frame(start, (size_t)(end - start), &t->config->options, &t->pending.frames);
+	return fg_trace_stack_pushed(&t->pending, rc); /* the count line says if it is too long */
 }
 
 static int parse(void *state, fg_collapse_chunk *chunk)

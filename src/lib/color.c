@@ -1,5 +1,8 @@
 /*
- * color.c - flamegraph.pl's palettes, as fg-render(1) lists them.
+ * color.c - every colour rule: flamegraph.pl's palettes, as fg-render(1)
+ * lists them, the chain palette's rewriting of stacks, and which rule
+ * colours which frame (fg_frame_color). Adding a palette touches this file
+ * (and fg-render's usage text and man page) only.
  *
  * A frame's colour comes from three variables v1, v2, v3 in [0, 1). By
  * default they are one value seeded from the name (so a function keeps its
@@ -8,6 +11,8 @@
  * name-shape hash instead, --random a true random draw.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "color.h"
@@ -148,31 +153,15 @@ static double name_hash(const char *name, size_t length, bool reversed)
 	return 1 - vector / max;
 }
 
-static bool ends_with(const char *name, size_t length, const char *suffix)
-{
-	size_t n = strlen(suffix);
-	return length >= n && memcmp(name + length - n, suffix, n) == 0;
-}
-
-static bool contains(const char *name, size_t length, const char *needle)
-{
-	return memmem(name, length, needle, strlen(needle)) != NULL;
-}
-
-static bool starts_with(const char *name, size_t length, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	return length >= n && memcmp(name, prefix, n) == 0;
-}
 
 /* The java, js, perl, wakeup and chain palettes pick a base palette by name. */
 static fg_palette base_palette(fg_palette palette, const char *name, size_t length)
 {
 	switch (palette) {
 	case FG_PALETTE_JAVA: {
-		if (ends_with(name, length, "_[j]"))
+		if (fg_has_suffix(name, length, "_[j]"))
 			return FG_PALETTE_GREEN;
-		if (ends_with(name, length, "_[i]"))
+		if (fg_has_suffix(name, length, "_[i]"))
 			return FG_PALETTE_AQUA;
 		static const char *const packages[] = {"java/", "javax/", "jdk/", "net/",
 						       "org/", "com/", "io/", "sun/"};
@@ -183,44 +172,44 @@ static fg_palette base_palette(fg_palette palette, const char *name, size_t leng
 			l--;
 		}
 		for (size_t i = 0; i < FG_ARRAY_LENGTH(packages); i++)
-			if (starts_with(n, l, packages[i]))
+			if (fg_has_prefix(n, l, packages[i]))
 				return FG_PALETTE_GREEN;
-		if (contains(name, length, ":::"))
+		if (fg_contains(name, length, ":::"))
 			return FG_PALETTE_GREEN;
-		if (contains(name, length, "::"))
+		if (fg_contains(name, length, "::"))
 			return FG_PALETTE_YELLOW;
-		if (ends_with(name, length, "_[k]"))
+		if (fg_has_suffix(name, length, "_[k]"))
 			return FG_PALETTE_ORANGE;
 		return FG_PALETTE_RED;
 	}
 	case FG_PALETTE_PERL:
-		if (contains(name, length, "::"))
+		if (fg_contains(name, length, "::"))
 			return FG_PALETTE_YELLOW;
-		if (contains(name, length, "Perl") || contains(name, length, ".pl"))
+		if (fg_contains(name, length, "Perl") || fg_contains(name, length, ".pl"))
 			return FG_PALETTE_GREEN;
-		if (ends_with(name, length, "_[k]"))
+		if (fg_has_suffix(name, length, "_[k]"))
 			return FG_PALETTE_ORANGE;
 		return FG_PALETTE_RED;
 	case FG_PALETTE_JS:
-		if (ends_with(name, length, "_[j]"))
-			return contains(name, length, "/") ? FG_PALETTE_GREEN : FG_PALETTE_AQUA;
-		if (contains(name, length, "::"))
+		if (fg_has_suffix(name, length, "_[j]"))
+			return fg_contains(name, length, "/") ? FG_PALETTE_GREEN : FG_PALETTE_AQUA;
+		if (fg_contains(name, length, "::"))
 			return FG_PALETTE_YELLOW;
-		if (contains(name, length, ".js")) {
+		if (fg_contains(name, length, ".js")) {
 			/* /.*\.js/ needs at least... any prefix: a match anywhere. */
 			return FG_PALETTE_GREEN;
 		}
-		if (contains(name, length, ":"))
+		if (fg_contains(name, length, ":"))
 			return FG_PALETTE_AQUA;
 		if (length == 1 && name[0] == ' ')
 			return FG_PALETTE_GREEN;
-		if (contains(name, length, "_[k]"))
+		if (fg_contains(name, length, "_[k]"))
 			return FG_PALETTE_ORANGE;
 		return FG_PALETTE_RED;
 	case FG_PALETTE_WAKEUP:
 		return FG_PALETTE_AQUA;
 	case FG_PALETTE_CHAIN:
-		return contains(name, length, "_[w]") ? FG_PALETTE_AQUA : FG_PALETTE_BLUE;
+		return fg_contains(name, length, "_[w]") ? FG_PALETTE_AQUA : FG_PALETTE_BLUE;
 	default:
 		return palette;
 	}
@@ -310,4 +299,151 @@ bool fg_background_is_valid(const char *name)
 	const char *top, *bottom;
 	char custom[8];
 	return fg_background_stops(name, &top, &bottom, custom);
+}
+
+/* ------------------------------------------------------------ chain stacks */
+
+/*
+ * The chain palette (waker stacks joined by "--"): every frame after the
+ * first ";--;" gets a "_[w]" annotation. Like the original, a stack with no
+ * ";--;" gains one at its end (an extra grey "--" frame on top). Not
+ * called for an empty stack, which stays the root's own samples.
+ */
+static int chain_stack(fg_buffer *out, const char *stack, size_t length)
+{
+	out->length = 0;
+	const char *mark = memmem(stack, length, ";--;", 4);
+	if (mark == NULL) {
+		if (fg_buffer_append(out, stack, length) != 0 || fg_buffer_append(out, ";--", 3) != 0)
+			return FG_ENOMEM;
+		return 0;
+	}
+	size_t head = (size_t)(mark - stack);
+	if (fg_buffer_append(out, stack, head) != 0)
+		return FG_ENOMEM;
+	const char *p = mark + 4, *end = stack + length;
+	if (fg_buffer_append(out, ";--", 3) != 0)
+		return FG_ENOMEM;
+	while (p <= end) {
+		const char *next = memmem(p, (size_t)(end - p), ";--;", 4);
+		const char *part_end = next ? next : end;
+		/* Each frame of this part gets _[w]. */
+		const char *f = p;
+		while (f <= part_end) {
+			const char *semi = memchr(f, ';', (size_t)(part_end - f));
+			const char *frame_end = semi ? semi : part_end;
+			if (fg_buffer_append(out, ";", 1) != 0 ||
+			    fg_buffer_append(out, f, (size_t)(frame_end - f)) != 0 ||
+			    fg_buffer_append(out, "_[w]", 4) != 0)
+				return FG_ENOMEM;
+			if (semi == NULL)
+				break;
+			f = semi + 1;
+		}
+		if (next == NULL)
+			break;
+		if (fg_buffer_append(out, ";--", 3) != 0)
+			return FG_ENOMEM;
+		p = next + 4;
+	}
+	return 0;
+}
+
+int fg_palette_stack(const char *colors, fg_buffer *scratch, const char **stack,
+		     size_t *length)
+{
+	if (*length == 0 || strcmp(colors, "chain") != 0)
+		return 0;
+	if (chain_stack(scratch, *stack, *length) != 0)
+		return FG_ENOMEM;
+	*stack = scratch->data;
+	*length = scratch->length;
+	return 0;
+}
+
+/* ---------------------------------------------------- the colour of a frame */
+
+/* --diff-union: frames that exist on one side only. */
+#define COLOR_ONLY_BEFORE 0xb4b4d2 /* grey-lavender: vanished */
+#define COLOR_ONLY_AFTER 0xd2c8a0  /* grey-sand: new */
+
+static uint32_t pack(fg_rgb c) { return (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b; }
+
+void fg_frame_colors_init(fg_frame_colors *c, const fg_graph_options *o,
+			  fg_name_table *palette_map, uint64_t seed)
+{
+	memset(c, 0, sizeof(*c));
+	c->palette = fg_palette_by_name(o->colors);
+	c->mode = o->hash ? FG_COLOR_HASH : o->random ? FG_COLOR_RANDOM : FG_COLOR_NAME_SEEDED;
+	c->random_state = seed & 0xffffffffffffull;
+	c->palette_map = palette_map;
+}
+
+void fg_frame_colors_free(fg_frame_colors *c)
+{
+	free(c->map_values);
+	c->map_values = NULL;
+	c->map_value_count = c->map_value_capacity = 0;
+}
+
+/* A --cp frame: its palette.map value, the palette's colour for a new name. */
+static int mapped_color(fg_frame_colors *c, const char *name, size_t length, uint32_t *color)
+{
+	const char *known = fg_name_table_get(c->palette_map, name, length);
+	if (known == NULL) {
+		fg_rgb rgb = fg_color_of(c->palette, c->mode, name, length, &c->random_state);
+		char text[32];
+		snprintf(text, sizeof(text), "rgb(%d,%d,%d)", rgb.r, rgb.g, rgb.b);
+		if (fg_name_table_put(c->palette_map, name, length, text) != 0)
+			return FG_ENOMEM;
+		known = fg_name_table_get(c->palette_map, name, length);
+	}
+	/* Colours from the map are text: remember each distinct one. */
+	for (size_t i = 0; i < c->map_value_count; i++)
+		if (strcmp(c->map_values[i], known) == 0) {
+			*color = FG_COLOR_FROM_MAP | (uint32_t)i;
+			return 0;
+		}
+	if (fg_grow((void **)&c->map_values, &c->map_value_capacity, c->map_value_count + 1,
+		    sizeof(*c->map_values)) != 0)
+		return FG_ENOMEM;
+	c->map_values[c->map_value_count] = known;
+	*color = FG_COLOR_FROM_MAP | (uint32_t)c->map_value_count++;
+	return 0;
+}
+
+int fg_frame_color(fg_frame_colors *c, const char *name, size_t length, bool root,
+		   const fg_frame_change *change, uint32_t *color)
+{
+	if (!root && length == 2 && memcmp(name, "--", 2) == 0) {
+		*color = 0xa0a0a0;
+		return 0;
+	}
+	if (!root && length == 1 && name[0] == '-') {
+		*color = 0xc8c8c8;
+		return 0;
+	}
+	if (change != NULL) {
+		if (change->only != 0)
+			*color = change->only < 0 ? COLOR_ONLY_BEFORE : COLOR_ONLY_AFTER;
+		else
+			*color = pack(fg_color_of_delta(change->delta, change->max_delta));
+		return 0;
+	}
+	if (c->palette_map != NULL)
+		return mapped_color(c, name, length, color);
+	*color = pack(fg_color_of(c->palette, c->mode, name, length, &c->random_state));
+	return 0;
+}
+
+const char *fg_frame_color_text(const fg_frame_colors *c, uint32_t color, char hex[8])
+{
+	if (color & FG_COLOR_FROM_MAP)
+		return c->map_values[color & ~FG_COLOR_FROM_MAP];
+	static const char digits[] = "0123456789abcdef";
+	hex[0] = '#';
+	for (int i = 0; i < 6; i++)
+		hex[1 + i] = digits[(color >> (20 - 4 * i)) & 15];
+	hex[7] = '\0';
+	return hex;
 }

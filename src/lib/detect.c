@@ -47,11 +47,6 @@ fg_format fg_format_from_name(const char *name)
 
 /* ----------------------------------------------------------- line tests */
 
-static bool is_hex(unsigned char c)
-{
-	return fg_is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
-
 static bool starts_with(const char *p, const char *end, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -110,7 +105,7 @@ static bool is_stap_frame(const char *line, const char *p, const char *end)
 	if (p == line || !starts_with(p, end, "0x"))
 		return false;
 	const char *hex = p + 2, *q = hex;
-	while (q < end && is_hex((unsigned char)*q))
+	while (q < end && fg_is_hex((unsigned char)*q))
 		q++;
 	return q > hex && (starts_with(q, end, " : ") || starts_with(q, end, " ["));
 }
@@ -119,7 +114,7 @@ static bool is_stap_frame(const char *line, const char *p, const char *end)
 static bool is_perf_frame(const char *line, const char *p, const char *end)
 {
 	const char *q = p;
-	while (q < end && is_hex((unsigned char)*q))
+	while (q < end && fg_is_hex((unsigned char)*q))
 		q++;
 	return q - p >= (p == line ? 6 : 1) && q < end && *q == ' ' && end[-1] == ')' &&
 	       memmem(q, (size_t)(end - q), " (", 2) != NULL;

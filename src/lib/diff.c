@@ -148,3 +148,40 @@ int fg_diff_normalize(fg_stacks *stacks, const fg_diff_options *options, fg_erro
 	free(entries);
 	return 0;
 }
+
+int fg_diff_run(const char *before, const char *after, const char *output,
+		const fg_diff_options *options, const fg_warner *warner, fg_error *err)
+{
+	fg_error local = {0};
+	if (err == NULL)
+		err = &local;
+	err->code = 0;
+	fg_stacks *stacks = fg_stacks_new();
+	if (stacks == NULL)
+		return fg_fail(err, FG_ENOMEM, "out of memory");
+	const char *paths[2] = {before, after};
+	int rc = 0;
+	for (int column = 0; column < 2 && rc == 0; column++) {
+		fg_input *in = fg_input_open(paths[column], err);
+		rc = in ? fg_diff_read(stacks, column, in, options, warner, err) : err->code;
+		fg_input_close(in);
+	}
+	if (rc == 0)
+		rc = fg_diff_normalize(stacks, options, err);
+	if (rc == 0 && fg_stacks_size(stacks) == 0)
+		rc = fg_fail(err, FG_EEMPTY, "no valid input in %s or %s", before, after);
+	if (rc == 0) {
+		fg_output *out = fg_output_open(output, err);
+		rc = out ? fg_stacks_write(stacks, 2, out) : err->code;
+		if (out != NULL && rc != 0)
+			fg_output_abort(out);
+		else if (out != NULL)
+			rc = fg_output_commit(out, err);
+		if (rc == FG_ENOMEM)
+			fg_fail(err, rc, "out of memory");
+		else if (rc != 0 && err->code == 0)
+			fg_fail(err, rc, "write failed");
+	}
+	fg_stacks_free(stacks);
+	return rc;
+}

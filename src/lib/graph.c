@@ -2,13 +2,14 @@
  * graph.c - folded lines into a frame tree, as fg-render's options say.
  *
  * Parsing is folded.c's, merging tree.c's; this file holds what sits
- * between them: skipping and reporting invalid lines, --reverse, the chain
- * palette's rewriting of stacks, and the defaults of every option.
+ * between them: skipping and reporting invalid lines, --reverse, the
+ * palette's stack (color.c), and the defaults of every option.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "graph.h"
 #include "viewdata.h"
 #include "tree.h"
@@ -110,52 +111,6 @@ static int reverse_stack(fg_buffer *out, const char *stack, size_t length)
 }
 
 /*
- * The chain palette (waker stacks joined by "--"): every frame after the
- * first ";--;" gets a "_[w]" annotation. Like the original, a stack with no
- * ";--;" gains one at its end (an extra grey "--" frame on top). Not
- * called for an empty stack, which stays the root's own samples.
- */
-static int chain_stack(fg_buffer *out, const char *stack, size_t length)
-{
-	out->length = 0;
-	const char *mark = memmem(stack, length, ";--;", 4);
-	if (mark == NULL) {
-		if (fg_buffer_append(out, stack, length) != 0 || fg_buffer_append(out, ";--", 3) != 0)
-			return FG_ENOMEM;
-		return 0;
-	}
-	size_t head = (size_t)(mark - stack);
-	if (fg_buffer_append(out, stack, head) != 0)
-		return FG_ENOMEM;
-	const char *p = mark + 4, *end = stack + length;
-	if (fg_buffer_append(out, ";--", 3) != 0)
-		return FG_ENOMEM;
-	while (p <= end) {
-		const char *next = memmem(p, (size_t)(end - p), ";--;", 4);
-		const char *part_end = next ? next : end;
-		/* Each frame of this part gets _[w]. */
-		const char *f = p;
-		while (f <= part_end) {
-			const char *semi = memchr(f, ';', (size_t)(part_end - f));
-			const char *frame_end = semi ? semi : part_end;
-			if (fg_buffer_append(out, ";", 1) != 0 ||
-			    fg_buffer_append(out, f, (size_t)(frame_end - f)) != 0 ||
-			    fg_buffer_append(out, "_[w]", 4) != 0)
-				return FG_ENOMEM;
-			if (semi == NULL)
-				break;
-			f = semi + 1;
-		}
-		if (next == NULL)
-			break;
-		if (fg_buffer_append(out, ";--", 3) != 0)
-			return FG_ENOMEM;
-		p = next + 4;
-	}
-	return 0;
-}
-
-/*
  * Parses one line into sink s. Returns 0 (added, or blank), FG_EINVAL or
  * FG_ERANGE for an invalid line (the caller counts it), or a fatal error
  * with *fatal set (out of memory, or the sum of counts would overflow).
@@ -174,18 +129,14 @@ static int add_to_sink(const fg_graph_options *o, fg_graph_sink *s, const char *
 	size_t stack_length = parsed.stack_length;
 	*fatal = true;
 	if (o->reverse) {
-		/* Into `reversed`: chain_stack below writes into scratch. */
+		/* Into `reversed`: fg_palette_stack below writes into scratch. */
 		if (reverse_stack(&s->reversed, stack, stack_length) != 0)
 			return FG_ENOMEM;
 		stack = s->reversed.data;
 		stack_length = s->reversed.length;
 	}
-	if (stack_length > 0 && strcmp(o->colors, "chain") == 0) {
-		if (chain_stack(&s->scratch, stack, stack_length) != 0)
-			return FG_ENOMEM;
-		stack = s->scratch.data;
-		stack_length = s->scratch.length;
-	}
+	if (fg_palette_stack(o->colors, &s->scratch, &stack, &stack_length) != 0)
+		return FG_ENOMEM;
 	rc = fg_tree_add(s->tree, stack, stack_length, parsed.count,
 			 parsed.differential ? &parsed.before : NULL);
 	*fatal = rc != 0;

@@ -1,6 +1,6 @@
 /*
- * graph.h - the inside of an fg_graph, shared by graph.c (building) and
- * svg.c (drawing). Internal to libfolded.
+ * graph.h - the inside of an fg_graph, shared by graph.c (building it),
+ * finish.c (finishing it) and render.c (its steps). Internal to libfolded.
  */
 #ifndef FG_GRAPH_H
 #define FG_GRAPH_H

@@ -32,6 +32,50 @@ static inline int fg_is_space(unsigned char c)
 
 static inline int fg_is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+static inline bool fg_is_hex(unsigned char c)
+{
+	return fg_is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Byte-string tests on (pointer, length) text, which need not end in NUL:
+ * where the spaces / digits from `at` end; equality; prefix, suffix and
+ * substring tests against a NUL-terminated word. */
+static inline size_t fg_skip_space(const char *s, size_t at, size_t n)
+{
+	while (at < n && fg_is_space((unsigned char)s[at]))
+		at++;
+	return at;
+}
+
+static inline size_t fg_skip_digits(const char *s, size_t at, size_t n)
+{
+	while (at < n && fg_is_digit((unsigned char)s[at]))
+		at++;
+	return at;
+}
+
+static inline bool fg_bytes_equal(const char *a, size_t a_length, const char *b, size_t b_length)
+{
+	return a_length == b_length && memcmp(a, b, a_length) == 0;
+}
+
+static inline bool fg_has_prefix(const char *s, size_t n, const char *prefix)
+{
+	size_t p = strlen(prefix);
+	return n >= p && memcmp(s, prefix, p) == 0;
+}
+
+static inline bool fg_has_suffix(const char *s, size_t n, const char *suffix)
+{
+	size_t p = strlen(suffix);
+	return n >= p && memcmp(s + n - p, suffix, p) == 0;
+}
+
+static inline bool fg_contains(const char *s, size_t n, const char *needle)
+{
+	return memmem(s, n, needle, strlen(needle)) != NULL;
+}
+
 /*
  * An arena: many small allocations freed at once. Used for the names and
  * stacks that tables keep; blocks are never moved, so pointers stay valid.

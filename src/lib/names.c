@@ -1,8 +1,8 @@
 /*
  * names.c - palette.map and --nameattr: per-name tables read from files.
  *
- * Both are small maps from a frame name to a string, kept in an fg_stacks
- * (whose count holds an index into the values).
+ * Both are small maps from a frame name to a string: a string map
+ * (strmap.h) whose values are indexes into an array of strings.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,10 +11,11 @@
 #include <strings.h>
 
 #include "names.h"
+#include "strmap.h"
 
 struct fg_name_table {
-	fg_stacks *keys;
-	char **values;
+	fg_string_map *keys;    /* name -> index into values */
+	char **values;          /* owned copies */
 	size_t size, capacity;
 };
 
@@ -23,7 +24,7 @@ fg_name_table *fg_name_table_new(void)
 	fg_name_table *t = calloc(1, sizeof(*t));
 	if (t == NULL)
 		return NULL;
-	t->keys = fg_stacks_new();
+	t->keys = fg_string_map_new();
 	if (t->keys == NULL) {
 		free(t);
 		return NULL;
@@ -38,14 +39,14 @@ void fg_name_table_free(fg_name_table *t)
 	for (size_t i = 0; i < t->size; i++)
 		free(t->values[i]);
 	free(t->values);
-	fg_stacks_free(t->keys);
+	fg_string_map_free(t->keys);
 	free(t);
 }
 
 const char *fg_name_table_get(const fg_name_table *t, const char *name, size_t length)
 {
-	const fg_stack_entry *e = fg_stacks_find(t->keys, name, length);
-	return e != NULL ? t->values[e->count[0].whole] : NULL;
+	const fg_string_entry *e = fg_string_map_find(t->keys, name, length);
+	return e != NULL ? t->values[e->value] : NULL;
 }
 
 int fg_name_table_put(fg_name_table *t, const char *name, size_t length, const char *value)
@@ -53,17 +54,19 @@ int fg_name_table_put(fg_name_table *t, const char *name, size_t length, const c
 	char *copy = strdup(value);
 	if (copy == NULL)
 		return FG_ENOMEM;
-	const fg_stack_entry *e = fg_stacks_find(t->keys, name, length);
-	if (e != NULL) {
-		free(t->values[e->count[0].whole]);
-		t->values[e->count[0].whole] = copy;
-		return 0;
-	}
+	bool added;
+	fg_string_entry *e;
 	if (fg_grow((void **)&t->values, &t->capacity, t->size + 1, sizeof(*t->values)) != 0 ||
-	    fg_stacks_add(t->keys, name, length, 0, fg_count_of(t->size)) != 0) {
+	    (e = fg_string_map_add(t->keys, name, length, &added)) == NULL) {
 		free(copy);
 		return FG_ENOMEM;
 	}
+	if (!added) {
+		free(t->values[e->value]);
+		t->values[e->value] = copy;
+		return 0;
+	}
+	e->value = t->size;
 	t->values[t->size++] = copy;
 	return 0;
 }
@@ -117,19 +120,19 @@ int fg_palette_map_read(fg_name_table *t, const char *path, fg_error *err)
 	return each_line(path, true, err, palette_line, t);
 }
 
-int fg_palette_map_write(const fg_name_table *t, const char *path, fg_error *err)
+int fg_palette_map_write(fg_name_table *t, const char *path, fg_error *err)
 {
 	fg_output *out = fg_output_open(path, err);
 	if (out == NULL)
 		return err ? err->code : FG_EIO;
-	const fg_stack_entry **sorted = fg_stacks_sorted(t->keys);
+	fg_string_entry **sorted = fg_string_map_sorted(t->keys);
 	if (sorted == NULL) {
 		fg_output_abort(out);
 		return fg_fail(err, FG_ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < t->size; i++) {
-		fg_output_write(out, sorted[i]->stack, sorted[i]->stack_length);
-		fg_output_printf(out, "->%s\n", t->values[sorted[i]->count[0].whole]);
+		fg_output_write(out, sorted[i]->key, sorted[i]->length);
+		fg_output_printf(out, "->%s\n", t->values[sorted[i]->value]);
 	}
 	free(sorted);
 	return fg_output_commit(out, err);

@@ -25,7 +25,7 @@ int fg_name_table_put(fg_name_table *t, const char *name, size_t length, const c
  * file is an empty table. Writing rewrites the file sorted by name.
  */
 int fg_palette_map_read(fg_name_table *t, const char *path, fg_error *err);
-int fg_palette_map_write(const fg_name_table *t, const char *path, fg_error *err);
+int fg_palette_map_write(fg_name_table *t, const char *path, fg_error *err);
 
 /*
  * --nameattr FILE: "NAME<TAB>key=value<TAB>..." lines. Each name's value is

@@ -1,5 +1,6 @@
 /*
- * svg.c - the frame tree drawn as an SVG flame graph.
+ * svg.c - the SVG writer: a finished, measured graph (fg_drawing, svg.h)
+ * laid out and written as markup, with the viewer embedded.
  *
  * Geometry is flamegraph.pl's, to 0.1 px (docs/svg-contract.md); the markup is
  * ours and compact (docs/svg-contract.md): shared attributes live in CSS,
@@ -7,6 +8,9 @@
  * is an XML entity, numbers are written with the fewest digits, and empty
  * labels are left out. Everything taken from the input is cleaned to valid
  * UTF-8 and escaped, so the output is well-formed whatever bytes came in.
+ * What it does not decide: colours (color.c), which names become entities
+ * (entities.c), the totals and differential changes (finish.c), and which
+ * files are read or written (render.c); it writes only to its output.
  *
  * Two passes over the tree, both iterative: the first finds the deepest
  * frame wide enough to draw (the image height depends on it), the second
@@ -16,12 +20,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "color.h"
-#include "graph.h"
-#include "names.h"
+#include "entities.h"
+#include "svg.h"
 #include "tree.h"
 #include "viewdata.h"
 
@@ -33,7 +34,7 @@ extern const unsigned long fg_viewer_css_length, fg_viewer_js_length;
 typedef struct frame {
 	fg_node_id node;
 	uint32_t depth;
-	uint32_t color;   /* 0xRRGGBB, or an index into palette-map values | 1<<31 */
+	uint32_t color;   /* 0xRRGGBB, or FG_COLOR_FROM_MAP | a palette.map value's index */
 	uint32_t order;   /* position in layout order, for a stable sort */
 	double start;     /* in counts */
 	const char *name; /* the node's name, looked up once (frames are written */
@@ -42,27 +43,21 @@ typedef struct frame {
 
 typedef struct writer {
 	const fg_graph_options *o;
+	const fg_drawing *d;   /* what is drawn (NULL for the empty SVG) */
 	const fg_tree *tree;
 	fg_output *out;
 	fg_buffer line;        /* the frame being written */
 	fg_buffer clean;       /* a cleaned name */
-	double total, time_max, width_per_time, image_height;
-	fg_count root_count;   /* the sum, or --total when larger */
+	double time_max, width_per_time, image_height;
 	double factor_total;   /* time_max * factor, the % denominator */
 	double ypad1, ypad2, ypad3;
 	int depth_max;
-	double *self_delta;    /* differential: per node */
-	fg_count *widths;      /* --diff-union: per node, max(BEFORE, AFTER) summed up */
-	double max_delta;
-	fg_palette palette;
-	fg_color_mode mode;
-	uint64_t random_state;
-	fg_name_table *palette_map;
-	fg_name_table *attributes;
-	fg_stacks *dictionary; /* shown name -> [0] uses, [1] entity number + 1 */
-	fg_buffer dtd;         /* the entity declarations of the dictionary */
-	char **palette_values; /* palette-map colours by index (borrowed) */
-	size_t palette_values_count, palette_values_capacity;
+	const double *self_delta; /* the drawing's: differential, per node */
+	const fg_count *widths;   /* the drawing's: --diff-union, per node */
+	fg_frame_colors *colors;
+	const fg_name_table *attributes;
+	fg_entities *entities; /* shown names that have an XML entity */
+	fg_buffer dtd;         /* their declarations */
 	bool nomem;           /* an append failed: the SVG is incomplete */
 } writer;
 
@@ -132,7 +127,8 @@ static uint64_t displayed_count(fg_count c, double factor)
 }
 
 /* Appends that fail (out of memory) make the writer fail at the next
- * flush, rather than write a graph with a hole in it. */
+ * flush, rather than write a graph with a hole in it: every append goes
+ * through CHECKED, and flush_line is the only way out to the output. */
 #define CHECKED(w, call) do { if ((call) != 0) (w)->nomem = true; } while (0)
 static void put(writer *w, const char *s) { CHECKED(w, fg_buffer_append_str(&w->line, s)); }
 static void put_bytes(writer *w, const char *s, size_t n) { CHECKED(w, fg_buffer_append(&w->line, s, n)); }
@@ -259,118 +255,40 @@ oom:
 	return FG_ENOMEM;
 }
 
-/* The own (self) part of a node's inclusive count. */
-/*
- * Differential input: each node's own AFTER - BEFORE (changes below the
- * noise threshold count as none) and the largest |change|; with
- * --diff-union also each node's width, max(own BEFORE, own AFTER) plus its
- * children's widths, so frames that vanished keep their place.
- */
-static int compute_deltas(writer *w)
-{
-	const fg_tree *t = w->tree;
-	size_t size = fg_tree_size(t);
-	w->self_delta = calloc(size, sizeof(double));
-	if (w->self_delta == NULL)
-		return FG_ENOMEM;
-	if (w->o->diff_union && (w->widths = calloc(size, sizeof(fg_count))) == NULL)
-		return FG_ENOMEM;
-	for (size_t i = size; i-- > 0;) {
-		fg_node_id n = (fg_node_id)i;
-		if (n != 0 && fg_tree_parent(t, n) == FG_NODE_NONE)
-			continue; /* merged into a sibling */
-		/* One walk of the children: their totals on both sides and (children
-		 * have higher ids, so they are done) their union widths. */
-		fg_count after = {0, 0}, before = {0, 0}, children_width = {0, 0};
-		for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE;
-		     c = fg_tree_next_sibling(t, c)) {
-			fg_count_add_inline(&after, fg_tree_total(t, c));
-			fg_count_add_inline(&before, fg_tree_total_before(t, c));
-			if (w->widths != NULL && fg_count_add_inline(&children_width, w->widths[c]) != 0)
-				return FG_ERANGE;
-		}
-		after = fg_count_sub_floor(fg_tree_total(t, n), after);
-		before = fg_count_sub_floor(fg_tree_total_before(t, n), before);
-		w->self_delta[n] = fg_count_to_double(after) - fg_count_to_double(before);
-		if (w->widths != NULL) {
-			fg_count width = fg_count_compare(after, before) >= 0 ? after : before;
-			if (fg_count_add_inline(&width, children_width) != 0)
-				return FG_ERANGE;
-			w->widths[n] = width;
-		}
-	}
-	double total = fg_count_to_double(w->widths ? w->widths[0] : fg_tree_total(t, 0));
-	double noise = total * w->o->diff_threshold / 100;
-	w->max_delta = 1;
-	for (size_t n = 0; n < size; n++) { /* the root too: empty stacks are its own */
-		if (fabs(w->self_delta[n]) < noise)
-			w->self_delta[n] = 0;
-		double d = fabs(w->self_delta[n]);
-		if (d > w->max_delta)
-			w->max_delta = d;
-	}
-	return 0;
-}
-
-/* --diff-union: frames that exist on one side only. */
-#define COLOR_ONLY_BEFORE 0xb4b4d2 /* grey-lavender: vanished */
-#define COLOR_ONLY_AFTER 0xd2c8a0  /* grey-sand: new */
-
-static uint32_t pack(fg_rgb c) { return (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b; }
-
-#define COLOR_FROM_MAP 0x80000000u
-
-static int color_of(writer *w, const frame *f, uint32_t *color)
+/* A frame's colour, by the colour policy (color.c). */
+static int frame_color(writer *w, frame *f)
 {
 	fg_node_id n = f->node;
-	size_t length = f->name_length;
-	const char *name = f->name;
-	if (n != 0 && length == 2 && memcmp(name, "--", 2) == 0) {
-		*color = 0xa0a0a0;
-		return 0;
-	}
-	if (n != 0 && length == 1 && name[0] == '-') {
-		*color = 0xc8c8c8;
-		return 0;
-	}
+	fg_frame_change change, *changed = NULL;
 	if (w->self_delta != NULL) {
+		change.delta = w->o->negate ? -w->self_delta[n] : w->self_delta[n];
+		change.max_delta = w->d->max_delta;
+		change.only = 0;
 		if (w->widths != NULL && n != 0) {
 			bool before = !fg_count_is_zero(fg_tree_total_before(w->tree, n));
 			bool after = !fg_count_is_zero(fg_tree_total(w->tree, n));
-			if (before != after) {
-				*color = before ? COLOR_ONLY_BEFORE : COLOR_ONLY_AFTER;
-				return 0;
-			}
+			if (before != after)
+				change.only = before ? -1 : 1;
 		}
-		double d = w->o->negate ? -w->self_delta[n] : w->self_delta[n];
-		*color = pack(fg_color_of_delta(d, w->max_delta));
-		return 0;
+		changed = &change;
 	}
-	if (w->palette_map != NULL) {
-		const char *known = fg_name_table_get(w->palette_map, name, length);
-		if (known == NULL) {
-			fg_rgb c = fg_color_of(w->palette, w->mode, name, length, &w->random_state);
-			char text[32];
-			snprintf(text, sizeof(text), "rgb(%d,%d,%d)", c.r, c.g, c.b);
-			if (fg_name_table_put(w->palette_map, name, length, text) != 0)
-				return FG_ENOMEM;
-			known = fg_name_table_get(w->palette_map, name, length);
-		}
-		/* Colours from the map are text: remember each distinct one. */
-		for (size_t i = 0; i < w->palette_values_count; i++)
-			if (strcmp(w->palette_values[i], known) == 0) {
-				*color = COLOR_FROM_MAP | (uint32_t)i;
-				return 0;
-			}
-		if (fg_grow((void **)&w->palette_values, &w->palette_values_capacity,
-			    w->palette_values_count + 1, sizeof(char *)) != 0)
+	return fg_frame_color(w->colors, f->name, f->name_length, n == 0, changed, &f->color);
+}
+
+/* The entity dictionary of the frames' shown names (entities.c). */
+static int choose_entities(writer *w, const frame *frames, size_t count)
+{
+	if ((w->entities = fg_entities_new()) == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < count; i++) {
+		if (frames[i].node == 0)
+			continue;
+		const char *name = frames[i].name;
+		size_t length = fg_name_without_annotation(name, frames[i].name_length);
+		if (fg_entities_use(w->entities, name, length) != 0)
 			return FG_ENOMEM;
-		w->palette_values[w->palette_values_count] = (char *)known;
-		*color = COLOR_FROM_MAP | (uint32_t)w->palette_values_count++;
-		return 0;
 	}
-	*color = pack(fg_color_of(w->palette, w->mode, name, length, &w->random_state));
-	return 0;
+	return fg_entities_choose(w->entities, &w->dtd);
 }
 
 static int compare_frames(const void *a, const void *b)
@@ -381,140 +299,10 @@ static int compare_frames(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* ------------------------------------------------------------ dictionary */
-
-/*
- * Names that several frames share are declared once as XML entities
- * (<!ENTITY a "name">) and written as &a; in titles and labels: a standard
- * XML mechanism that every parser and browser expands, and most of the
- * size of a large graph. Only names that save bytes get an entity.
- */
-
-static const char entity_first[] = "abcdefghijklmnopqrtuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"; /* no 's' */
-static const char entity_rest[] =
-	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-
-/* The name of entity number n ("a", "b", ..., "aa"...), skipping the names
- * XML predefines. Returns its length. */
-static size_t entity_name(uint64_t n, char *out)
-{
-	const uint64_t first = sizeof(entity_first) - 1, rest = sizeof(entity_rest) - 1;
-	size_t length = 1;
-	uint64_t block = first;
-	while (n >= block) {
-		n -= block;
-		block *= rest;
-		length++;
-	}
-	out[0] = entity_first[n % first];
-	n /= first;
-	for (size_t i = 1; i < length; i++) {
-		out[i] = entity_rest[n % rest];
-		n /= rest;
-	}
-	out[length] = '\0';
-	return length;
-}
-
-static bool reserved_entity(const char *name)
-{
-	return strcmp(name, "lt") == 0 || strcmp(name, "gt") == 0 || strcmp(name, "amp") == 0 ||
-	       strcmp(name, "quot") == 0 || strcmp(name, "apos") == 0;
-}
-
-static int compare_uses(const void *a, const void *b)
-{
-	const fg_stack_entry *x = *(const fg_stack_entry *const *)a;
-	const fg_stack_entry *y = *(const fg_stack_entry *const *)b;
-	if (x->count[0].whole != y->count[0].whole)
-		return x->count[0].whole > y->count[0].whole ? -1 : 1;
-	size_t n = x->stack_length < y->stack_length ? x->stack_length : y->stack_length;
-	int c = memcmp(x->stack, y->stack, n);
-	return c ? c : (x->stack_length > y->stack_length) - (x->stack_length < y->stack_length);
-}
-
-/* Appends a name to an entity value: escaped, with % as a character
- * reference (a raw % would start a parameter entity). */
-static int put_entity_text(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_t length)
-{
-	scratch->length = 0;
-	int failed = fg_text_clean(scratch, bytes, length);
-	size_t run = 0;
-	for (size_t i = 0; i < scratch->length; i++) {
-		if (scratch->data[i] != '%')
-			continue;
-		failed |= fg_text_escape(out, scratch->data + run, i - run);
-		failed |= fg_buffer_append_str(out, "&#37;");
-		run = i + 1;
-	}
-	failed |= fg_text_escape(out, scratch->data + run, scratch->length - run);
-	return failed ? FG_ENOMEM : 0;
-}
-
-static int build_dictionary(writer *w, const frame *frames, size_t count)
-{
-	w->dictionary = fg_stacks_new();
-	if (w->dictionary == NULL)
-		return FG_ENOMEM;
-	for (size_t i = 0; i < count; i++) {
-		if (frames[i].node == 0)
-			continue;
-		const char *name = frames[i].name;
-		size_t length = fg_name_without_annotation(name, frames[i].name_length);
-		if (length > 2 && fg_stacks_add(w->dictionary, name, length, 0, fg_count_of(1)) != 0)
-			return FG_ENOMEM;
-	}
-	const fg_stack_entry **sorted = fg_stacks_sorted(w->dictionary);
-	if (sorted == NULL)
-		return FG_ENOMEM;
-	size_t size = fg_stacks_size(w->dictionary);
-	qsort(sorted, size, sizeof(*sorted), compare_uses);
-	uint64_t next = 0;
-	fg_buffer value = {0, 0, 0};
-	for (size_t i = 0; i < size; i++) {
-		fg_stack_entry *e = (fg_stack_entry *)sorted[i];
-		uint64_t uses = e->count[0].whole;
-		if (uses < 2)
-			break;
-		char id[16];
-		size_t id_length;
-		id_length = entity_name(next, id);
-		while (reserved_entity(id))
-			id_length = entity_name(++next, id);
-		value.length = 0;
-		CHECKED(w, put_entity_text(&value, &w->clean, e->stack, e->stack_length));
-		/* Written out: uses * value; as an entity: the declaration
-		 * <!ENTITY id "value">\n plus uses * &id; */
-		size_t declaration = 13 + id_length + value.length;
-		if (uses * value.length <= declaration + uses * (id_length + 2))
-			continue;
-		next++;
-		e->count[1] = fg_count_of(next); /* entity number + 1 */
-		CHECKED(w, fg_buffer_append_str(&w->dtd, "<!ENTITY "));
-		CHECKED(w, fg_buffer_append_str(&w->dtd, id));
-		CHECKED(w, fg_buffer_append_str(&w->dtd, " \""));
-		CHECKED(w, fg_buffer_append(&w->dtd, value.data, value.length));
-		CHECKED(w, fg_buffer_append_str(&w->dtd, "\">\n"));
-	}
-	fg_buffer_free(&value);
-	free(sorted);
-	return 0;
-}
-
 /* Writes &id; for a name with an entity and returns true, else false. */
 static bool put_entity(writer *w, const char *name, size_t length)
 {
-	if (w->dictionary == NULL || length <= 2)
-		return false;
-	const fg_stack_entry *e = fg_stacks_find(w->dictionary, name, length);
-	if (e == NULL || e->count[1].whole == 0)
-		return false;
-	char id[16];
-	size_t id_length = entity_name(e->count[1].whole - 1, id);
-	put(w, "&");
-	put_bytes(w, id, id_length);
-	put(w, ";");
-	return true;
+	return fg_entities_ref(w->entities, &w->line, name, length, &w->nomem);
 }
 
 /* The view data's names: an entity reference where the frames have one. */
@@ -528,16 +316,12 @@ static bool view_data_entity(void *context, fg_buffer *out, const char *name, si
 
 static void put_fill(writer *w, uint32_t color)
 {
+	char hex[8];
 	put(w, "<g fill=\"");
-	if (color & COLOR_FROM_MAP) {
-		put_str_text(w, w->palette_values[color & ~COLOR_FROM_MAP]);
-	} else {
-		static const char hex[] = "0123456789abcdef";
-		char text[8] = {'#'};
-		for (int i = 0; i < 6; i++)
-			text[1 + i] = hex[(color >> (20 - 4 * i)) & 15];
-		put_bytes(w, text, 7);
-	}
+	if (color & FG_COLOR_FROM_MAP)
+		put_str_text(w, fg_frame_color_text(w->colors, color, hex));
+	else
+		put(w, fg_frame_color_text(w->colors, color, hex));
 	put(w, "\">\n");
 }
 
@@ -579,7 +363,7 @@ static void put_frame(writer *w, const frame *f)
 		put(w, title_override);
 	} else if (f->node == 0) {
 		/* The root spans time_max (so --total shows the override). */
-		uint64_t n = displayed_count(w->root_count, o->factor);
+		uint64_t n = displayed_count(w->d->root_count, o->factor);
 		put(w, "all (");
 		put_bytes(w, number, format_thousands(number, n));
 		put(w, "&s;100%)");
@@ -692,7 +476,7 @@ static void put_number(writer *w, double v)
 /* The text of a DTD entity value: & < > " % must not appear raw. */
 static void put_entity_value(writer *w, const char *s)
 {
-	CHECKED(w, put_entity_text(&w->line, &w->clean, s, strlen(s)));
+	CHECKED(w, fg_entity_value(&w->line, &w->clean, s, strlen(s)));
 }
 
 static void put_header(writer *w, double image_height, bool empty)
@@ -797,7 +581,7 @@ static int write_empty(writer *w)
 }
 
 
-static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
+static int write_graph(writer *w, fg_error *err)
 {
 	const fg_graph_options *o = w->o;
 	int rc;
@@ -815,13 +599,13 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	w->image_height = (w->depth_max + 1.0) * o->frame_height + w->ypad1 + w->ypad2 + w->ypad3;
 	w->factor_total = w->time_max * o->factor;
 	for (size_t i = 0; i < count; i++)
-		if ((rc = color_of(w, &frames[i], &frames[i].color)) != 0) {
+		if ((rc = frame_color(w, &frames[i])) != 0) {
 			free(frames);
 			return fg_fail(err, rc, "out of memory");
 		}
 	if (count > 0) /* every frame can be narrower than --minwidth */
 		qsort(frames, count, sizeof(*frames), compare_frames);
-	if ((rc = build_dictionary(w, frames, count)) != 0) {
+	if ((rc = choose_entities(w, frames, count)) != 0) {
 		free(frames);
 		return fg_fail(err, rc, "out of memory");
 	}
@@ -830,7 +614,7 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	put_header(w, H, false);
 	const char *top, *bottom;
 	char custom[8];
-	const char *bg = o->bg_colors ? o->bg_colors : fg_palette_background(w->palette);
+	const char *bg = o->bg_colors ? o->bg_colors : fg_palette_background(w->colors->palette);
 	if (!fg_background_stops(bg, &top, &bottom, custom))
 		fg_background_stops("yellow", &top, &bottom, custom);
 	put(w, "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\"><stop stop-color=\"");
@@ -871,7 +655,7 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 		/* Names of frames 0.1 px wide or more (their order on screen is
 		 * certain) come from the frames, unless --nameattr retitles them. */
 		double named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
-		if (fg_view_data_write(&w->line, w->tree, (size_t)o->view_nodes, w->root_count,
+		if (fg_view_data_write(&w->line, w->tree, (size_t)o->view_nodes, w->d->root_count,
 				       threshold, named, o->factor, view_data_entity, w) != 0)
 			return fg_fail(err, FG_ENOMEM, "out of memory");
 		put(w, "</metadata>\n");
@@ -886,116 +670,25 @@ static int write_graph(writer *w, const fg_warner *warner, fg_error *err)
 	return 0;
 }
 
-int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_error *err)
+int fg_svg_write_empty(const fg_graph_options *o, fg_output *out)
 {
-	const fg_graph_options *o = &g->options;
-	if (g->written)
-		return fg_fail(err, FG_EINVAL, "fg_graph_write_svg called twice");
-	g->written = true;
-	int collected = fg_graph_collect(g, err);
-	if (collected != 0)
-		return collected;
-	if (fg_tree_finish(g->tree) != 0)
-		return fg_fail(err, FG_ENOMEM, "out of memory");
-	writer w = {.o = o, .tree = g->tree, .out = out};
-	w.palette = fg_palette_by_name(o->colors);
-	w.mode = o->hash ? FG_COLOR_HASH : o->random ? FG_COLOR_RANDOM : FG_COLOR_NAME_SEEDED;
-	w.random_state = ((uint64_t)time(NULL) << 16 ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)g) &
-			 0xffffffffffffull;
-	int rc;
-	if (fg_tree_is_differential(g->tree) && (rc = compute_deltas(&w)) != 0) {
-		free(w.self_delta);
-		free(w.widths);
-		return fg_fail(err, rc, rc == FG_ERANGE ? "the sum of counts exceeds 2^64-1"
-							: "out of memory");
-	}
-	fg_count total = w.widths != NULL ? w.widths[0] : fg_tree_total(g->tree, 0);
-	w.total = fg_count_to_double(total);
-	char message[512], number[FG_COUNT_TEXT_MAX];
+	writer w = {.o = o, .out = out};
+	int rc = write_empty(&w);
+	fg_buffer_free(&w.line);
+	fg_buffer_free(&w.clean);
+	return rc;
+}
 
-	if (w.total < 100 && strcmp(o->count_name, "samples") == 0) {
-		fg_count_format(total, number);
-		snprintf(message, sizeof(message), "Stack count is low (%s). Did something go wrong?",
-			 number);
-		fg_warn(warner, NULL, 0, message);
-	}
-	if (g->invalid_lines > 0) {
-		/* "(a line 2, 5, b line 3)": each line number after its own file. */
-		int n = snprintf(message, sizeof(message), "ignored %llu lines with invalid format (",
-				 (unsigned long long)g->invalid_lines);
-		const char *previous = NULL;
-		for (uint64_t i = 0; i < g->invalid_lines && i < FG_REPORT_INVALID_LINES && n > 0 &&
-				     (size_t)n < sizeof(message) - 32;
-		     i++) {
-			const char *file = g->invalid_files[i] ? g->invalid_files[i] : "input";
-			if (previous == NULL || strcmp(previous, file) != 0)
-				n += snprintf(message + n, sizeof(message) - (size_t)n, "%s%.60s line ",
-					      i ? ", " : "", file);
-			else
-				n += snprintf(message + n, sizeof(message) - (size_t)n, ", ");
-			n += snprintf(message + n, sizeof(message) - (size_t)n, "%llu",
-				      (unsigned long long)g->first_invalid[i]);
-			previous = file;
-		}
-		snprintf(message + n, sizeof(message) - (size_t)n, "%s)",
-			 g->invalid_lines > FG_REPORT_INVALID_LINES ? ", ..." : "");
-		fg_warn(warner, NULL, 0, message);
-	}
-	if (fg_count_is_zero(total)) {
-		fg_warn(warner, NULL, 0, "ERROR: No stack counts found");
-		rc = write_empty(&w);
-		free(w.self_delta);
-		free(w.widths);
-		fg_buffer_free(&w.line);
-		fg_buffer_free(&w.clean);
-		if (rc != 0)
-			return fg_output_check(out, err) != 0 ? err->code
-							      : fg_fail(err, rc, "out of memory");
-		return fg_fail(err, FG_EEMPTY, "no valid input");
-	}
-	w.time_max = w.total;
-	w.root_count = total;
-	if (!fg_count_is_zero(o->total)) {
-		double t = fg_count_to_double(o->total);
-		if (fg_count_compare(o->total, total) >= 0) {
-			w.time_max = t;
-			w.root_count = o->total;
-		} else if (t / w.total > 0.02) {
-			fg_count_format(o->total, number);
-			char actual[FG_COUNT_TEXT_MAX];
-			fg_count_format(total, actual);
-			snprintf(message, sizeof(message),
-				 "Specified --total %s is less than actual total %s, so ignored", number,
-				 actual);
-			fg_warn(warner, NULL, 0, message);
-		}
-	}
-	if (o->consistent_palette) {
-		w.palette_map = fg_name_table_new();
-		if (w.palette_map == NULL)
-			return fg_fail(err, FG_ENOMEM, "out of memory");
-		if ((rc = fg_palette_map_read(w.palette_map, o->palette_map_path, err)) != 0)
-			goto done;
-	}
-	if (o->name_attr_path != NULL) {
-		w.attributes = fg_name_table_new();
-		if (w.attributes == NULL) {
-			rc = fg_fail(err, FG_ENOMEM, "out of memory");
-			goto done;
-		}
-		if ((rc = fg_name_attributes_read(w.attributes, o->name_attr_path, warner, err)) != 0)
-			goto done;
-	}
-	rc = write_graph(&w, warner, err);
-	if (rc == 0 && w.palette_map != NULL)
-		rc = fg_palette_map_write(w.palette_map, o->palette_map_path, err);
-done:
-	fg_name_table_free(w.palette_map);
-	fg_name_table_free(w.attributes);
-	free(w.palette_values);
-	free(w.self_delta);
-	free(w.widths);
-	fg_stacks_free(w.dictionary);
+int fg_svg_write(const fg_drawing *d, fg_frame_colors *colors,
+		 const fg_name_table *attributes, fg_output *out, fg_error *err)
+{
+	writer w = {
+		.o = d->o, .d = d, .tree = d->tree, .out = out, .time_max = d->time_max,
+		.self_delta = d->self_delta, .widths = d->widths, .colors = colors,
+		.attributes = attributes,
+	};
+	int rc = write_graph(&w, err);
+	fg_entities_free(w.entities);
 	fg_buffer_free(&w.dtd);
 	fg_buffer_free(&w.line);
 	fg_buffer_free(&w.clean);

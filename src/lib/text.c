@@ -1,32 +1,10 @@
 /*
- * text.c - UTF-8 cleaning, XML escaping and character counting for names.
+ * text.c - UTF-8 cleaning, XML escaping and character counting for names
+ * (text.h); the buffer they write into is buffer.c's.
  */
 #include <stdlib.h>
 
 #include "text.h"
-
-int fg_buffer_reserve(fg_buffer *b, size_t more)
-{
-	return fg_grow((void **)&b->data, &b->capacity, b->length + more + 1, 1);
-}
-
-int fg_buffer_append(fg_buffer *b, const void *bytes, size_t length)
-{
-	if (length == 0)
-		return 0;
-	if (b->capacity - b->length <= length && fg_buffer_reserve(b, length) != 0)
-		return FG_ENOMEM;
-	memcpy(b->data + b->length, bytes, length);
-	b->length += length;
-	return 0;
-}
-
-void fg_buffer_free(fg_buffer *b)
-{
-	free(b->data);
-	b->data = NULL;
-	b->length = b->capacity = 0;
-}
 
 /*
  * Length of the well-formed UTF-8 sequence at p (1..4) holding a character

@@ -10,21 +10,9 @@
 #ifndef FG_TEXT_H
 #define FG_TEXT_H
 
+#include "buffer.h"
 #include "internal.h"
 
-/* A growable byte string. */
-typedef struct fg_buffer {
-	char *data;
-	size_t length, capacity;
-} fg_buffer;
-
-int fg_buffer_reserve(fg_buffer *b, size_t more);
-int fg_buffer_append(fg_buffer *b, const void *bytes, size_t length);
-static inline int fg_buffer_append_str(fg_buffer *b, const char *s)
-{
-	return fg_buffer_append(b, s, strlen(s));
-}
-void fg_buffer_free(fg_buffer *b);
 
 /* Appends the cleaned form of bytes to out (see above). */
 int fg_text_clean(fg_buffer *out, const char *bytes, size_t length);

@@ -1,6 +1,7 @@
 /*
- * trace_frame.c - the frame helpers of trace_frame.h: the byte class table
- * and pushing one cleaned frame onto a stack builder.
+ * trace_frame.c - the frame helpers of trace_frame.h: the byte class table,
+ * pushing one cleaned frame onto a stack builder, and the stack being
+ * built with its size limit.
  */
 #include "trace_frame.h"
 
@@ -25,4 +26,33 @@ int fg_trace_push_frame(fg_stack_builder *b, const char *name, size_t length,
 		     (s = memchr(s, ';', (size_t)(stop - s))) != NULL; s++)
 			*s = ':';
 	return 0;
+}
+
+void fg_trace_stack_init(fg_trace_stack *s)
+{
+	fg_stack_builder_init(&s->frames);
+	s->lines = 0;
+	s->too_long = false;
+}
+
+void fg_trace_stack_free(fg_trace_stack *s)
+{
+	fg_stack_builder_free(&s->frames);
+}
+
+void fg_trace_stack_clear(fg_trace_stack *s)
+{
+	fg_stack_builder_clear(&s->frames);
+	s->lines = 0;
+	s->too_long = false;
+}
+
+int fg_trace_stack_pushed(fg_trace_stack *s, int rc)
+{
+	if (rc == 0 && s->frames.length > FG_TRACE_STACK_MAX) {
+		/* Drop the bytes, keep reading: the line that ends it will say. */
+		fg_stack_builder_clear(&s->frames);
+		s->too_long = true;
+	}
+	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * trace_frame.h - the small frame helpers every line-oriented collapser
- * shares (DTrace, SystemTap): trimming, a byte class for one-pass scans,
- * hex digits, and pushing a cleaned frame. A leaf: it uses nothing but
+ * shares (DTrace, SystemTap, bpftrace): trimming, a byte class for
+ * one-pass scans, pushing a cleaned frame, and the stack being built. A leaf: it uses nothing but
  * internal.h, and no parser's rules live here. Internal to libfolded.
  */
 #ifndef FG_TRACE_FRAME_H
@@ -11,11 +11,6 @@
 #include <stddef.h>
 
 #include "internal.h"
-
-static inline bool fg_trace_is_hex(unsigned char c)
-{
-	return fg_is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 /* Narrows [*start, *end) to drop whitespace at both ends. */
 static inline void fg_trace_trim(const char **start, const char **end)
@@ -52,5 +47,29 @@ extern const unsigned char fg_trace_byte_class[256];
  */
 int fg_trace_push_frame(fg_stack_builder *b, const char *name, size_t length,
 			const char *suffix, bool semicolons);
+
+/*
+ * The stack a line-oriented parser is building (DTrace, SystemTap,
+ * bpftrace): its frames, leaf first; the lines it has taken; and whether
+ * it outgrew FG_TRACE_STACK_MAX, in which case its bytes are dropped but
+ * its lines still counted, so that the line that ends it can say why it
+ * is ignored. Memory stays bounded whatever the input.
+ */
+typedef struct fg_trace_stack {
+	fg_stack_builder frames;
+	uint64_t lines;           /* lines of the stack so far (0: none open) */
+	bool too_long;            /* frames outgrew FG_TRACE_STACK_MAX: dropped */
+} fg_trace_stack;
+
+void fg_trace_stack_init(fg_trace_stack *s);
+void fg_trace_stack_free(fg_trace_stack *s);
+
+/* Empties s for the next stack, keeping its memory. */
+void fg_trace_stack_clear(fg_trace_stack *s);
+
+/* To call after pushing frames onto s->frames, with the push's result:
+ * a stack now beyond FG_TRACE_STACK_MAX loses its bytes and is marked
+ * too_long. Returns rc. */
+int fg_trace_stack_pushed(fg_trace_stack *s, int rc);
 
 #endif

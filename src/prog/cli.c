@@ -69,7 +69,7 @@ static void usage_error(const cli *c, const char *format, const char *what)
 	fprintf(stderr, "%s: ", c->program);
 	fprintf(stderr, format, what);
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", c->program);
-	exit(EXIT_USAGE);
+	exit(CLI_EXIT_USAGE);
 }
 
 /* Finds a long option by exact name or unique prefix, case-insensitively. */
@@ -135,7 +135,7 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 	case CLI_CALL:
 	case CLI_CALL_FLAG:
 		if (((cli_callback *)o->target)(value, c->context) != 0)
-			exit(EXIT_USAGE);
+			exit(CLI_EXIT_USAGE);
 		break;
 	}
 }
@@ -156,7 +156,7 @@ int cli_parse(const cli *c, int argc, char **argv)
 	char **operands = malloc(sizeof(char *) * (size_t)(argc + 1));
 	if (operands == NULL) {
 		cli_error(c->program, "out of memory");
-		exit(EXIT_FAILURE_IO);
+		exit(CLI_EXIT_FAILURE_IO);
 	}
 	int count = 0;
 	int i = 1;
@@ -182,11 +182,11 @@ int cli_parse(const cli *c, int argc, char **argv)
 			size_t length = eq ? (size_t)(eq - name) : strlen(name);
 			if (strncasecmp(name, "help", length) == 0 && length == 4) {
 				fputs(c->usage, stdout);
-				exit(EXIT_OK);
+				exit(CLI_EXIT_OK);
 			}
 			if (strncasecmp(name, "version", length) == 0 && length == 7) {
 				printf("%s %s\n", c->program, FG_VERSION);
-				exit(EXIT_OK);
+				exit(CLI_EXIT_OK);
 			}
 			o = find_long(c, name, length);
 			/* --help and --version count among the options a prefix may
@@ -203,11 +203,11 @@ int cli_parse(const cli *c, int argc, char **argv)
 			}
 			if (o == NULL && is_long && help) {
 				fputs(c->usage, stdout);
-				exit(EXIT_OK);
+				exit(CLI_EXIT_OK);
 			}
 			if (o == NULL && is_long && version) {
 				printf("%s %s\n", c->program, FG_VERSION);
-				exit(EXIT_OK);
+				exit(CLI_EXIT_OK);
 			}
 			if (o == NULL && !is_long && bundled_flags(c, name)) {
 				/* -ns: several one-letter flags, as getopts allows. */
@@ -251,7 +251,7 @@ int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const
 {
 	if (jobs < 0) {
 		cli_error(program, "-j needs a number of threads, 0 for one per core");
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	fg_warner warner = cli_warner(program);
 	fg_error err = {0};
@@ -261,9 +261,9 @@ int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const
 			   : FG_ENOMEM;
 	fg_collapse_free(c);
 	if (rc == 0)
-		return EXIT_OK;
+		return CLI_EXIT_OK;
 	cli_error(program, "%s", err.message[0] ? err.message : "out of memory");
-	return EXIT_FAILURE_IO;
+	return CLI_EXIT_FAILURE_IO;
 }
 
 static fg_collapse *make_trace_collapse(const void *options, unsigned threads,

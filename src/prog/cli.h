@@ -12,9 +12,9 @@
 
 /* Exit statuses of every fg program (documented in each man page). */
 enum {
-	EXIT_OK = 0,      /* success, possibly with warnings */
-	EXIT_USAGE = 1,   /* bad options or arguments */
-	EXIT_FAILURE_IO = 2, /* no valid input, or an I/O error */
+	CLI_EXIT_OK = 0,      /* success, possibly with warnings */
+	CLI_EXIT_USAGE = 1,   /* bad options or arguments */
+	CLI_EXIT_FAILURE_IO = 2, /* no valid input, or an I/O error */
 };
 
 enum cli_kind {
@@ -45,7 +45,7 @@ typedef struct cli {
 /*
  * Parses argv. Handles --help (usage to stdout, exit 0) and --version
  * itself. On an error prints "prog: reason" and a hint to stderr and exits
- * with EXIT_USAGE. Returns the index of the first operand; operands and
+ * with CLI_EXIT_USAGE. Returns the index of the first operand; operands and
  * options may be interleaved (they are permuted so operands come last).
  */
 int cli_parse(const cli *c, int argc, char **argv);

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	int first = cli_parse(&c, argc, argv);
 	if (jobs < 0) {
 		cli_error(program, "-j needs a number of threads, 0 for one per core");
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	fg_warner warner = cli_warner(program);
 	fg_error err = {0};
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 				      (size_t)(argc - first), output, (unsigned)jobs, &warner,
 				      verbose ? &warner : NULL, &err);
 	if (rc == 0)
-		return EXIT_OK;
+		return CLI_EXIT_OK;
 	cli_error(program, "%s", err.message[0] ? err.message : "out of memory");
-	return EXIT_FAILURE_IO;
+	return CLI_EXIT_FAILURE_IO;
 }

@@ -38,41 +38,13 @@ int main(int argc, char **argv)
 	if (argc - first != 2) {
 		cli_error("fg-diff", "expected two files, BEFORE and AFTER");
 		fputs("Try 'fg-diff --help' for more information.\n", stderr);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	fg_warner warner = cli_warner("fg-diff");
 	fg_error err = {0};
-	fg_stacks *stacks = fg_stacks_new();
-	if (stacks == NULL) {
-		cli_error("fg-diff", "out of memory");
-		return EXIT_FAILURE_IO;
-	}
-	int rc = 0;
-	for (int column = 0; column < 2 && rc == 0; column++) {
-		fg_input *in = fg_input_open(argv[first + column], &err);
-		rc = in ? fg_diff_read(stacks, column, in, &options, &warner, &err) : err.code;
-		fg_input_close(in);
-	}
-	if (rc == 0)
-		rc = fg_diff_normalize(stacks, &options, &err);
-	if (rc == 0 && fg_stacks_size(stacks) == 0)
-		rc = fg_fail(&err, FG_EEMPTY, "no valid input in %s or %s", argv[first], argv[first + 1]);
-	if (rc == 0) {
-		fg_output *out = fg_output_open(output, &err);
-		rc = out ? fg_stacks_write(stacks, 2, out) : err.code;
-		if (out != NULL && rc != 0)
-			fg_output_abort(out);
-		else if (out != NULL)
-			rc = fg_output_commit(out, &err);
-		if (rc == FG_ENOMEM)
-			fg_fail(&err, rc, "out of memory");
-		else if (rc != 0 && err.code == 0)
-			fg_fail(&err, rc, "write failed");
-	}
-	fg_stacks_free(stacks);
-	if (rc != 0) {
+	if (fg_diff_run(argv[first], argv[first + 1], output, &options, &warner, &err) != 0) {
 		cli_error("fg-diff", "%s", err.message);
-		return EXIT_FAILURE_IO;
+		return CLI_EXIT_FAILURE_IO;
 	}
-	return EXIT_OK;
+	return CLI_EXIT_OK;
 }

@@ -83,38 +83,6 @@ static int valid_min_width(settings *s)
 	return 0;
 }
 
-/* The documented range of every numeric option (fg-render(1)). Beyond it
- * the drawing means nothing, and coordinates overflow. */
-static int check_ranges(const settings *s)
-{
-	const fg_graph_options *g = &s->graph;
-	const struct {
-		const char *name;
-		double value, low, high;
-	} ranges[] = {
-		{"--width", g->width, 21, 1000000},
-		{"--height", g->frame_height, 2, 10000},
-		{"--fontsize", g->font_size, 0.1, 1000},
-		{"--fontwidth", g->font_width, 0.01, 10},
-		{"--factor", g->factor, 1e-9, 1e9},
-		{"--diff-threshold", g->diff_threshold, 0, 100},
-		{"--minwidth", g->min_width, 0, g->min_width_percent ? 100 : 1000000},
-		{"-j", s->jobs, 0, 1024},
-		{"--view-nodes", g->view_nodes, 0, 100000000},
-	};
-	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
-		if (ranges[i].value >= ranges[i].low && ranges[i].value <= ranges[i].high)
-			continue;
-		char low[32], high[32];
-		snprintf(low, sizeof(low), "%g", ranges[i].low);
-		snprintf(high, sizeof(high), "%g", ranges[i].high);
-		cli_error("fg-render", "%s must be between %s and %s%s", ranges[i].name, low, high,
-			  strcmp(ranges[i].name, "--minwidth") == 0 && g->min_width_percent ? "%" : "");
-		return -1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	cli_start();
@@ -158,71 +126,43 @@ int main(int argc, char **argv)
 	int first = cli_parse(&c, argc, argv);
 
 	if (s.min_width != NULL && valid_min_width(&s) != 0)
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	if (s.total != NULL && s.total[0] != '\0' &&
 	    fg_count_parse(s.total, strlen(s.total), &g->total) != 0) {
 		cli_error("fg-render", "invalid --total '%s': expected a count", s.total);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
-	if (check_ranges(&s) != 0)
-		return EXIT_USAGE;
+	g->threads = (unsigned)s.jobs;
+	fg_error err = {0};
+	if (fg_graph_options_check(g, &err) != 0) {
+		cli_error("fg-render", "%s", err.message);
+		return CLI_EXIT_USAGE;
+	}
 	if (g->encoding != NULL && strcasecmp(g->encoding, "UTF-8") != 0) {
 		cli_error("fg-render", "invalid --encoding '%s': fg-render writes UTF-8, the only "
 				       "encoding it can declare", g->encoding);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
-	g->threads = (unsigned)s.jobs;
 	if (g->bg_colors != NULL && !fg_background_is_valid(g->bg_colors)) {
 		cli_error("fg-render", "unrecognized --bgcolors '%s': use yellow, blue, green, "
 				       "grey or #rrggbb", g->bg_colors);
-		return EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (!fg_palette_is_valid(g->colors))
 		cli_error("fg-render", "warning: unknown palette '%s': frames will be black",
 			  g->colors);
 
 	fg_warner warner = cli_warner("fg-render");
-	fg_error err = {0};
 	fg_graph *graph = fg_graph_new(g);
 	if (graph == NULL) {
 		cli_error("fg-render", "out of memory");
-		return EXIT_FAILURE_IO;
+		return CLI_EXIT_FAILURE_IO;
 	}
-	int status = EXIT_OK;
-	const char *stdin_only[] = {"-"};
-	char **files = first < argc ? argv + first : (char **)stdin_only;
-	int file_count = first < argc ? argc - first : 1;
-	for (int i = 0; i < file_count && status == EXIT_OK; i++) {
-		fg_input *in = fg_input_open(files[i], &err);
-		int rc = in ? fg_graph_read(graph, in, &warner, &err) : err.code;
-		fg_input_close(in);
-		if (rc != 0) {
-			cli_error("fg-render", "%s", err.message);
-			status = EXIT_FAILURE_IO;
-		}
-	}
-	if (status == EXIT_OK) {
-		fg_output *out = fg_output_open(s.output, &err);
-		int rc = out ? fg_graph_write_svg(graph, out, &warner, &err) : err.code;
-		/* No valid input: the error SVG goes to stdout, as flamegraph.pl
-		 * does, but an -o FILE keeps its old contents. */
-		bool to_file = s.output != NULL && strcmp(s.output, "-") != 0;
-		if (out != NULL && rc != 0 && (rc != FG_EEMPTY || to_file)) {
-			fg_output_abort(out);
-		} else if (out != NULL) {
-			fg_error commit_err = {0};
-			if (fg_output_commit(out, &commit_err) != 0) {
-				rc = commit_err.code;
-				err = commit_err;
-			}
-		}
-		if (rc == FG_EEMPTY)
-			status = EXIT_FAILURE_IO;
-		else if (rc != 0) {
-			cli_error("fg-render", "%s", err.message);
-			status = EXIT_FAILURE_IO;
-		}
-	}
+	int rc = fg_graph_run(graph, (const char *const *)argv + first, (size_t)(argc - first),
+			      s.output, &warner, &err);
 	fg_graph_free(graph);
-	return status;
+	/* No valid input: the warning said so. */
+	if (rc != 0 && rc != FG_EEMPTY)
+		cli_error("fg-render", "%s", err.message);
+	return rc != 0 ? CLI_EXIT_FAILURE_IO : CLI_EXIT_OK;
 }

@@ -18,7 +18,7 @@
  *   main.js    events, keys and the state restored from the URL
  * docs/svg-contract.md is the DOM it expects.
  *
- * Behaviour (SPEC section 4; what differs from flamegraph.pl is marked *):
+ * Behaviour (fg-render(1), THE VIEWER; what differs from flamegraph.pl is marked *):
  * - hover or keyboard focus: #details shows "NAMETYPE TITLE" followed by
  *   self samples* and, when zoomed, the share of the zoomed frame*.
  * - click: zoom to the frame. Ancestors get class "parent" (faded) and span
@@ -27,8 +27,8 @@
  * - links (--nameattr href, the frame is an <a>): a plain click follows the
  *   link and Ctrl/Meta/Shift/middle clicks do what the browser does with a
  *   link (new tab, new window), so no mouse click on a link zooms, except
- *   Alt-click*, which zooms. (The original zoomed on Ctrl-click; SPEC says
- *   Ctrl-click must not zoom a link.) Keyboard Enter also zooms any frame.
+ *   Alt-click*, which zooms. (The original zoomed on Ctrl-click; a Ctrl-click
+ *   on a link opens it in a new tab, as everywhere else in a browser.) Keyboard Enter also zooms any frame.
  * - search: the Search button, Ctrl-F, F3 and "/" open a prompt (prefilled*
  *   with the active term); the term is a regular expression, or literal
  *   text when it is not a valid one*. It is matched against the frame name

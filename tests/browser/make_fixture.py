@@ -3,7 +3,7 @@
 
 Writes an SVG that follows docs/svg-contract.md (with src/viewer/*.js
 and viewer.css embedded the way src/tools/embed.c minifies them) from a
-folded file. Geometry follows flamegraph.pl (ORIGINAL.md 1.6): xpad 10,
+folded file. Geometry follows flamegraph.pl (docs/svg-contract.md): xpad 10,
 width per sample (W - 20) / total, siblings sorted by name, self samples
 after the children (as reference/render shows), frames under --minwidth px dropped. Colours: the "hot"
 palette seeded from the name; differential input (two counts) is drawn white

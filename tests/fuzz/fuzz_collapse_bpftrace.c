@@ -5,12 +5,7 @@
  * frame of a non-empty stack must be non-empty, without white space at
  * either end (an empty stack, from "@[]: N", is allowed).
  */
-#include <stdlib.h>
-#include <string.h>
-
-#include "folded.h"
-
-static void ignore(void *context, const char *file, uint64_t line, const char *message) {}
+#include "fuzz_collapse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,20 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	fg_bpftrace_options options = {.include_offset = (data[0] & 1) != 0};
-	fg_warner w = {ignore, NULL};
-	fg_error err = {0};
-	fg_collapse *c = fg_bpftrace_collapse_new(&options, 1, &w, &err);
-	if (c == NULL || fg_collapse_text(c, (const char *)data + 1, size - 1, "fuzz", &err) != 0)
-		abort();
-	fg_stacks *stacks = fg_collapse_stacks(c, &err);
-	if (stacks == NULL && err.code == FG_ERANGE) {
-		fg_collapse_free(c); /* a stack's counts add up beyond 2^64 - 1 */
-		return 0;
-	}
-	if (stacks == NULL)
-		abort();
-	const fg_stack_entry **sorted = fg_stacks_sorted(stacks);
-	for (size_t i = 0; i < fg_stacks_size(stacks); i++) {
+	fg_collapse *c = fg_bpftrace_collapse_new(&options, 1, &fuzz_quiet, NULL);
+	size_t count = 0;
+	const fg_stack_entry **sorted = fuzz_collapse(c, data + 1, size - 1, &count);
+	for (size_t i = 0; sorted != NULL && i < count; i++) {
 		const char *s = sorted[i]->stack;
 		size_t n = sorted[i]->stack_length;
 		if (memchr(s, '\n', n) != NULL)

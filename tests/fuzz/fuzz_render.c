@@ -8,7 +8,7 @@
  * are attribute lines; no link may then be anything but http:, https: or
  * relative, and no style= may appear), the palette.map of --cp, and the
  * source of the numeric options (anywhere in their documented ranges,
- * fg-render(1), which fg-render checks before calling the library).
+ * fg-render(1), which fg_graph_options_check enforces).
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@ seeds() { # the fixture files that make good seeds for a harness
 	fuzz_collapse_trace) ls tests/fixtures/dtrace/* tests/fixtures/stap/* 2>/dev/null ;;
 	fuzz_collapse_bpftrace) ls tests/fixtures/bpftrace/*.txt 2>/dev/null ;;
 	fuzz_detect) ls tests/fixtures/detect/* tests/fixtures/bpftrace/*.txt tests/fixtures/dtrace/rules.txt tests/fixtures/stap/rules.txt tests/fixtures/perf/*.perf tests/fixtures/render/*.folded 2>/dev/null ;;
-	fuzz_collapse_perf) ls tests/fixtures/perf/*.txt 2>/dev/null ;;
+	fuzz_collapse_perf) ls tests/fixtures/perf/*.perf 2>/dev/null ;;
 	esac
 }
 failed=0

@@ -1,7 +1,7 @@
 #!/usr/bin/perl
-# A test oracle for fg-diff: difffolded.pl's behaviour as ORIGINAL.md
-# section 5 describes it (folded regex, summed counts, -s, -n with int()),
-# written from that description. Output is printed sorted for comparison.
+# A test oracle for fg-diff: difffolded.pl's behaviour (folded regex,
+# summed counts, -s, -n with int(); fg-diff(1)), written from a
+# description of it, not from its code. Output is printed sorted for comparison.
 use strict;
 use warnings;
 use Getopt::Std;

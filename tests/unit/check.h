@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "folded.h"
+
 static int check_failures;
 
 #define CHECK(cond, ...)                                                   \
@@ -52,5 +54,22 @@ static inline void check_collect(void *context, const char *file, uint64_t line,
 }
 
 static inline int check_exit(void) { return check_failures ? 1 : 0; }
+
+/* The stack b holds, joined root first, as text; NULL when rc (the result
+ * of pushing onto b) or the join failed. Frees b. For the tests of the
+ * frame cleaners (fg_*_clean_frame). */
+static inline const char *check_joined(fg_stack_builder *b, int rc)
+{
+	static char text[4096];
+	const char *stack;
+	size_t length;
+	const char *result = NULL;
+	if (rc == 0 && fg_stack_builder_join(b, NULL, 0, &stack, &length) == 0) {
+		snprintf(text, sizeof(text), "%.*s", (int)length, stack);
+		result = text;
+	}
+	fg_stack_builder_free(b);
+	return result;
+}
 
 #endif

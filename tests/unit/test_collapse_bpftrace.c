@@ -8,21 +8,12 @@
 #include "check.h"
 #include "folded.h"
 
-static char cleaned[4096];
-
 /* One frame line through the cleaner. */
 static const char *frame(const char *line, bool include_offset)
 {
 	fg_stack_builder b;
-	const char *stack;
-	size_t length;
 	fg_stack_builder_init(&b);
-	if (fg_bpftrace_clean_frame(line, strlen(line), include_offset, &b) != 0 ||
-	    fg_stack_builder_join(&b, NULL, 0, &stack, &length) != 0)
-		return NULL;
-	snprintf(cleaned, sizeof(cleaned), "%.*s", (int)length, stack);
-	fg_stack_builder_free(&b);
-	return cleaned;
+	return check_joined(&b, fg_bpftrace_clean_frame(line, strlen(line), include_offset, &b));
 }
 
 static void test_frames(void)

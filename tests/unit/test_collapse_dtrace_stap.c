@@ -8,35 +8,19 @@
 #include "check.h"
 #include "folded.h"
 
-static char cleaned[4096];
-
 /* One frame line through a cleaner, joined root first. */
 static const char *dtrace(const char *line, bool include_offset)
 {
 	fg_stack_builder b;
-	const char *stack;
-	size_t length;
 	fg_stack_builder_init(&b);
-	if (fg_dtrace_clean_frame(line, strlen(line), include_offset, &b) != 0 ||
-	    fg_stack_builder_join(&b, NULL, 0, &stack, &length) != 0)
-		return NULL;
-	snprintf(cleaned, sizeof(cleaned), "%.*s", (int)length, stack);
-	fg_stack_builder_free(&b);
-	return cleaned;
+	return check_joined(&b, fg_dtrace_clean_frame(line, strlen(line), include_offset, &b));
 }
 
 static const char *stap(const char *line)
 {
 	fg_stack_builder b;
-	const char *stack;
-	size_t length;
 	fg_stack_builder_init(&b);
-	if (fg_stap_clean_frame(line, strlen(line), &b) != 0 ||
-	    fg_stack_builder_join(&b, NULL, 0, &stack, &length) != 0)
-		return NULL;
-	snprintf(cleaned, sizeof(cleaned), "%.*s", (int)length, stack);
-	fg_stack_builder_free(&b);
-	return cleaned;
+	return check_joined(&b, fg_stap_clean_frame(line, strlen(line), &b));
 }
 
 static void test_dtrace_frames(void)

@@ -200,8 +200,70 @@ static void test_delta(void)
 	CHECK(c.r == 255 && c.g == 255 && c.b == 255, "delta: none is white");
 }
 
+/* The policy: which rule colours which frame (fg_frame_color). */
+static void test_policy(void)
+{
+	fg_graph_options o;
+	fg_graph_options_init(&o);
+	fg_frame_colors c;
+	fg_frame_colors_init(&c, &o, NULL, 1);
+	uint32_t color = 0;
+	char hex[8];
+	CHECK(fg_frame_color(&c, "--", 2, false, NULL, &color) == 0 && color == 0xa0a0a0,
+	      "policy: \"--\" is grey");
+	CHECK(fg_frame_color(&c, "-", 1, false, NULL, &color) == 0 && color == 0xc8c8c8,
+	      "policy: \"-\" is light grey");
+	fg_rgb hot = fg_color_of(FG_PALETTE_HOT, FG_COLOR_NAME_SEEDED, "main", 4, NULL);
+	CHECK(fg_frame_color(&c, "main", 4, false, NULL, &color) == 0 &&
+	      color == ((uint32_t)hot.r << 16 | (uint32_t)hot.g << 8 | hot.b), "policy: the palette");
+	fg_frame_change change = {0, 10, -1};
+	CHECK(fg_frame_color(&c, "main", 4, false, &change, &color) == 0 && color == 0xb4b4d2,
+	      "policy: only before is lavender");
+	change = (fg_frame_change){10, 10, 0};
+	CHECK(fg_frame_color(&c, "--", 2, true, &change, &color) == 0 && color == 0xff0000,
+	      "policy: the root is never a separator; a change is red");
+	CHECK_STR(fg_frame_color_text(&c, 0x0a0b0c, hex), "#0a0b0c", "policy: hex text");
+	fg_frame_colors_free(&c);
+
+	fg_name_table *map = fg_name_table_new();
+	fg_name_table_put(map, "a", 1, "rgb(1,2,3)");
+	fg_frame_colors_init(&c, &o, map, 1);
+	uint32_t a = 0, b = 0, again = 0;
+	CHECK(fg_frame_color(&c, "a", 1, false, NULL, &a) == 0 && (a & FG_COLOR_FROM_MAP) &&
+	      strcmp(fg_frame_color_text(&c, a, hex), "rgb(1,2,3)") == 0, "policy: --cp takes the map's");
+	CHECK(fg_frame_color(&c, "main", 4, false, NULL, &b) == 0 && b != a &&
+	      fg_name_table_get(map, "main", 4) != NULL, "policy: --cp adds a new name to the map");
+	CHECK(fg_frame_color(&c, "a", 1, false, NULL, &again) == 0 && again == a,
+	      "policy: one colour per distinct map value");
+	fg_frame_colors_free(&c);
+	fg_name_table_free(map);
+}
+
+/* The chain palette's stacks (fg_palette_stack). */
+static void test_chain(void)
+{
+	fg_buffer scratch = {0, 0, 0};
+	const char *stack = "a;b;--;c;d";
+	size_t length;
+	length = strlen(stack);
+	fg_palette_stack("chain", &scratch, &stack, &length);
+	CHECK(length == 18 && memcmp(stack, "a;b;--;c_[w];d_[w]", 18) == 0,
+	      "chain: the frames after \";--;\" are annotated _[w]");
+	stack = "a;b";
+	length = 3;
+	fg_palette_stack("chain", &scratch, &stack, &length);
+	CHECK(length == 6 && memcmp(stack, "a;b;--", 6) == 0, "chain: no \";--;\" gains one on top");
+	stack = "a;b";
+	length = 3;
+	CHECK(fg_palette_stack("hot", &scratch, &stack, &length) == 0 && length == 3 &&
+	      strcmp(stack, "a;b") == 0, "chain: other palettes keep the stack");
+	fg_buffer_free(&scratch);
+}
+
 int main(void)
 {
+	test_policy();
+	test_chain();
 	test_palettes();
 	test_hash();
 	test_backgrounds();

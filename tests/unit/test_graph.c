@@ -48,8 +48,38 @@ static char *render(const size_t *order, unsigned threads, uint64_t *invalid, co
 	return svg;
 }
 
+/* fg_graph_options_check: the ranges of fg-render(1), named as its options. */
+static void test_options_check(void)
+{
+	fg_graph_options o;
+	fg_graph_options_init(&o);
+	fg_error err = {0};
+	CHECK(fg_graph_options_check(&o, &err) == 0, "options: the defaults pass");
+	o.width = 20;
+	CHECK(fg_graph_options_check(&o, &err) == FG_EINVAL &&
+	      strcmp(err.message, "--width must be between 21 and 1e+06") == 0, "options: --width too small");
+	fg_graph_options_init(&o);
+	o.min_width = 101;
+	o.min_width_percent = true;
+	CHECK(fg_graph_options_check(&o, &err) == FG_EINVAL &&
+	      strcmp(err.message, "--minwidth must be between 0 and 100%") == 0, "options: --minwidth NUM%%");
+	fg_graph_options_init(&o);
+	o.font_size = 0.0 / 0.0;
+	CHECK(fg_graph_options_check(&o, &err) == FG_EINVAL, "options: a NaN is out of range");
+	fg_graph_options_init(&o);
+	o.threads = 2000;
+	fg_graph *g = fg_graph_new(&o);
+	fg_output *out = fg_output_open("/dev/null", &err);
+	CHECK(g != NULL && out != NULL && fg_graph_write_svg(g, out, NULL, &err) == FG_EINVAL &&
+	      strcmp(err.message, "-j must be between 0 and 1024") == 0,
+	      "options: fg_graph_write_svg checks them too");
+	fg_output_abort(out);
+	fg_graph_free(g);
+}
+
 int main(void)
 {
+	test_options_check();
 	size_t order[LINES];
 	for (size_t i = 0; i < LINES; i++)
 		order[i] = i;

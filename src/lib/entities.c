@@ -1,0 +1,165 @@
+/*
+ * entities.c - the SVG's entity dictionary (entities.h): which names get
+ * an XML entity, their declarations, and references to them.
+ *
+ * A name is worth an entity when writing it out at every use costs more
+ * than declaring it once (<!ENTITY id "value">) plus a reference "&id;"
+ * at every use. The most used names get the shortest ids.
+ */
+#include <stdlib.h>
+
+#include "entities.h"
+#include "strmap.h"
+
+struct fg_entities {
+	fg_string_map *names; /* name -> uses; after choosing, entity number + 1 (0: none) */
+};
+
+static const char entity_first[] = "abcdefghijklmnopqrtuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"; /* no 's' */
+static const char entity_rest[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* The name of entity number n ("a", "b", ..., "aa"...). Returns its length.
+ * ('s' is never first: &s; is the writer's own " samples, ".) */
+static size_t entity_name(uint64_t n, char *out)
+{
+	const uint64_t first = sizeof(entity_first) - 1, rest = sizeof(entity_rest) - 1;
+	size_t length = 1;
+	uint64_t block = first;
+	while (n >= block) {
+		n -= block;
+		block *= rest;
+		length++;
+	}
+	out[0] = entity_first[n % first];
+	n /= first;
+	for (size_t i = 1; i < length; i++) {
+		out[i] = entity_rest[n % rest];
+		n /= rest;
+	}
+	out[length] = '\0';
+	return length;
+}
+
+/* The names XML predefines. */
+static bool reserved_entity(const char *name)
+{
+	return strcmp(name, "lt") == 0 || strcmp(name, "gt") == 0 || strcmp(name, "amp") == 0 ||
+	       strcmp(name, "quot") == 0 || strcmp(name, "apos") == 0;
+}
+
+fg_entities *fg_entities_new(void)
+{
+	fg_entities *d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return NULL;
+	if ((d->names = fg_string_map_new()) == NULL) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void fg_entities_free(fg_entities *d)
+{
+	if (d == NULL)
+		return;
+	fg_string_map_free(d->names);
+	free(d);
+}
+
+int fg_entities_use(fg_entities *d, const char *name, size_t length)
+{
+	if (length <= 2)
+		return 0;
+	fg_string_entry *e = fg_string_map_add(d->names, name, length, NULL);
+	if (e == NULL)
+		return FG_ENOMEM;
+	e->value++;
+	return 0;
+}
+
+int fg_entity_value(fg_buffer *out, fg_buffer *scratch, const char *text, size_t length)
+{
+	scratch->length = 0;
+	int failed = fg_text_clean(scratch, text, length);
+	size_t run = 0;
+	for (size_t i = 0; i < scratch->length; i++) {
+		if (scratch->data[i] != '%')
+			continue;
+		failed |= fg_text_escape(out, scratch->data + run, i - run);
+		failed |= fg_buffer_append_str(out, "&#37;");
+		run = i + 1;
+	}
+	failed |= fg_text_escape(out, scratch->data + run, scratch->length - run);
+	return failed ? FG_ENOMEM : 0;
+}
+
+/* Most uses first, then bytewise. */
+static int compare_uses(const void *a, const void *b)
+{
+	const fg_string_entry *x = *(const fg_string_entry *const *)a;
+	const fg_string_entry *y = *(const fg_string_entry *const *)b;
+	if (x->value != y->value)
+		return x->value > y->value ? -1 : 1;
+	size_t n = x->length < y->length ? x->length : y->length;
+	int c = memcmp(x->key, y->key, n);
+	return c ? c : (x->length > y->length) - (x->length < y->length);
+}
+
+int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
+{
+	fg_string_entry **sorted = fg_string_map_sorted(d->names);
+	if (sorted == NULL)
+		return FG_ENOMEM;
+	size_t size = fg_string_map_size(d->names);
+	qsort(sorted, size, sizeof(*sorted), compare_uses);
+	uint64_t next = 0;
+	fg_buffer value = {0, 0, 0}, scratch = {0, 0, 0};
+	int failed = 0;
+	for (size_t i = 0; i < size && failed == 0; i++) {
+		fg_string_entry *e = sorted[i];
+		uint64_t uses = e->value;
+		e->value = 0; /* no entity, unless chosen below */
+		if (uses < 2)
+			continue;
+		char id[16];
+		size_t id_length = entity_name(next, id);
+		while (reserved_entity(id))
+			id_length = entity_name(++next, id);
+		value.length = 0;
+		failed |= fg_entity_value(&value, &scratch, e->key, e->length);
+		/* Written out: uses * value; as an entity: the declaration
+		 * <!ENTITY id "value">\n plus uses * &id; */
+		size_t declaration = 13 + id_length + value.length;
+		if (uses * value.length <= declaration + uses * (id_length + 2))
+			continue;
+		next++;
+		e->value = next; /* entity number + 1 */
+		failed |= fg_buffer_append_str(dtd, "<!ENTITY ");
+		failed |= fg_buffer_append_str(dtd, id);
+		failed |= fg_buffer_append_str(dtd, " \"");
+		failed |= fg_buffer_append(dtd, value.data, value.length);
+		failed |= fg_buffer_append_str(dtd, "\">\n");
+	}
+	fg_buffer_free(&value);
+	fg_buffer_free(&scratch);
+	free(sorted);
+	return failed ? FG_ENOMEM : 0;
+}
+
+bool fg_entities_ref(const fg_entities *d, fg_buffer *out, const char *name, size_t length,
+		     bool *failed)
+{
+	if (d == NULL || length <= 2)
+		return false;
+	const fg_string_entry *e = fg_string_map_find(d->names, name, length);
+	if (e == NULL || e->value == 0)
+		return false;
+	char ref[20] = "&";
+	size_t id_length = entity_name(e->value - 1, ref + 1);
+	ref[1 + id_length] = ';';
+	if (fg_buffer_append(out, ref, id_length + 2) != 0)
+		*failed = true;
+	return true;
+}

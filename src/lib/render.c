@@ -1,0 +1,139 @@
+/*
+ * render.c - fg-render's steps, in order, as library calls: the options
+ * checked (fg_graph_options_check), the inputs read and the SVG written
+ * (fg_graph_run), and fg_graph_write_svg: the graph finished and measured
+ * (finish.c), the files that go with the drawing read (--cp's palette.map,
+ * --nameattr) and palette.map written back after it, so the writer
+ * (svg.c) touches no file but its output; colours come from color.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "svg.h"
+
+int fg_graph_options_check(const fg_graph_options *o, fg_error *err)
+{
+	const struct {
+		const char *name; /* as fg-render spells the option */
+		double value, low, high;
+	} ranges[] = {
+		{"--width", o->width, 21, 1000000},
+		{"--height", o->frame_height, 2, 10000},
+		{"--fontsize", o->font_size, 0.1, 1000},
+		{"--fontwidth", o->font_width, 0.01, 10},
+		{"--factor", o->factor, 1e-9, 1e9},
+		{"--diff-threshold", o->diff_threshold, 0, 100},
+		{"--minwidth", o->min_width, 0, o->min_width_percent ? 100 : 1000000},
+		{"-j", o->threads, 0, 1024},
+		{"--view-nodes", o->view_nodes, 0, 100000000},
+	};
+	for (size_t i = 0; i < FG_ARRAY_LENGTH(ranges); i++) {
+		/* (A NaN is in no range.) */
+		if (ranges[i].value >= ranges[i].low && ranges[i].value <= ranges[i].high)
+			continue;
+		char low[32], high[32];
+		snprintf(low, sizeof(low), "%g", ranges[i].low);
+		snprintf(high, sizeof(high), "%g", ranges[i].high);
+		return fg_fail(err, FG_EINVAL, "%s must be between %s and %s%s", ranges[i].name, low,
+			       high, strcmp(ranges[i].name, "--minwidth") == 0 && o->min_width_percent ? "%" : "");
+	}
+	return 0;
+}
+
+/* The empty graph: flamegraph.pl's "no valid input" SVG, and FG_EEMPTY. */
+static int write_empty(const fg_graph_options *o, fg_output *out, const fg_warner *warner,
+		       fg_error *err)
+{
+	fg_warn(warner, NULL, 0, "ERROR: No stack counts found");
+	int rc = fg_svg_write_empty(o, out);
+	if (rc != 0)
+		return fg_output_check(out, err) != 0 ? err->code : fg_fail(err, rc, "out of memory");
+	return fg_fail(err, FG_EEMPTY, "no valid input");
+}
+
+int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_error *err)
+{
+	const fg_graph_options *o = &g->options;
+	if (g->written)
+		return fg_fail(err, FG_EINVAL, "fg_graph_write_svg called twice");
+	g->written = true;
+	int rc = fg_graph_options_check(o, err);
+	if (rc != 0)
+		return rc;
+	fg_drawing d;
+	if ((rc = fg_drawing_prepare(&d, g, warner, err)) != 0)
+		return rc;
+	if (fg_count_is_zero(d.total)) {
+		fg_drawing_free(&d);
+		return write_empty(o, out, warner, err);
+	}
+	fg_name_table *palette_map = NULL, *attributes = NULL;
+	if (o->consistent_palette) {
+		if ((palette_map = fg_name_table_new()) == NULL) {
+			rc = fg_fail(err, FG_ENOMEM, "out of memory");
+			goto done;
+		}
+		if ((rc = fg_palette_map_read(palette_map, o->palette_map_path, err)) != 0)
+			goto done;
+	}
+	if (o->name_attr_path != NULL) {
+		if ((attributes = fg_name_table_new()) == NULL) {
+			rc = fg_fail(err, FG_ENOMEM, "out of memory");
+			goto done;
+		}
+		if ((rc = fg_name_attributes_read(attributes, o->name_attr_path, warner, err)) != 0)
+			goto done;
+	}
+	/* --random: a seed that differs between runs and between graphs. */
+	uint64_t seed = (uint64_t)time(NULL) << 16 ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)g;
+	fg_frame_colors colors;
+	fg_frame_colors_init(&colors, o, palette_map, seed);
+	rc = fg_svg_write(&d, &colors, attributes, out, err);
+	fg_frame_colors_free(&colors);
+	if (rc == 0 && palette_map != NULL)
+		rc = fg_palette_map_write(palette_map, o->palette_map_path, err);
+done:
+	fg_name_table_free(palette_map);
+	fg_name_table_free(attributes);
+	fg_drawing_free(&d);
+	return rc;
+}
+
+int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char *output,
+		 const fg_warner *warner, fg_error *err)
+{
+	static const char *const standard_input[] = {"-"};
+	fg_error local = {0};
+	if (err == NULL)
+		err = &local;
+	if (count == 0) {
+		paths = standard_input;
+		count = 1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		fg_input *in = fg_input_open(paths[i], err);
+		int rc = in != NULL ? fg_graph_read(g, in, warner, err) : err->code;
+		fg_input_close(in);
+		if (rc != 0)
+			return rc;
+	}
+	fg_output *out = fg_output_open(output, err);
+	if (out == NULL)
+		return err->code;
+	int rc = fg_graph_write_svg(g, out, warner, err);
+	/* No valid input: the error SVG goes to stdout, as flamegraph.pl does,
+	 * but an output file keeps its old contents. */
+	bool to_file = output != NULL && strcmp(output, "-") != 0;
+	if (rc != 0 && (rc != FG_EEMPTY || to_file)) {
+		fg_output_abort(out);
+		return rc;
+	}
+	fg_error commit_err = {0};
+	if (fg_output_commit(out, &commit_err) != 0) {
+		*err = commit_err;
+		return commit_err.code;
+	}
+	return rc;
+}

@@ -1,0 +1,150 @@
+/*
+ * strmap.c - the string map (strmap.h): byte strings to 64-bit values.
+ *
+ * Small and general on purpose: the collapsers' hot table of stacks is
+ * stacks.c, the frame tree interns its names itself (tree.c); this one
+ * serves the tables that are keyed by a name and hold a number or an
+ * index, where a second copy of a hash table would otherwise grow.
+ */
+#include <stdlib.h>
+
+#include "strmap.h"
+
+struct fg_string_map {
+	fg_arena arena;          /* the keys */
+	fg_string_entry *entries;
+	uint64_t *hashes;        /* of each entry's key */
+	size_t size, capacity, hash_capacity;
+	uint32_t *slots;         /* entry number + 1; 0 = empty */
+	size_t slot_mask;        /* number of slots - 1 */
+};
+
+fg_string_map *fg_string_map_new(void)
+{
+	fg_string_map *m = calloc(1, sizeof(*m));
+	if (m == NULL)
+		return NULL;
+	fg_arena_init(&m->arena);
+	m->slot_mask = 63;
+	if ((m->slots = calloc(m->slot_mask + 1, sizeof(*m->slots))) == NULL) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void fg_string_map_free(fg_string_map *m)
+{
+	if (m == NULL)
+		return;
+	fg_arena_free(&m->arena);
+	free(m->entries);
+	free(m->hashes);
+	free(m->slots);
+	free(m);
+}
+
+size_t fg_string_map_size(const fg_string_map *m) { return m->size; }
+
+fg_string_entry *fg_string_map_at(fg_string_map *m, size_t i) { return &m->entries[i]; }
+
+const fg_string_entry *fg_string_map_get(const fg_string_map *m, size_t i)
+{
+	return &m->entries[i];
+}
+
+size_t fg_string_map_index(const fg_string_map *m, const fg_string_entry *e)
+{
+	return (size_t)(e - m->entries);
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static size_t probe(const fg_string_map *m, const char *key, size_t length, uint64_t hash)
+{
+	size_t at = hash & m->slot_mask;
+	for (uint32_t slot; (slot = m->slots[at]) != 0; at = (at + 1) & m->slot_mask) {
+		const fg_string_entry *e = &m->entries[slot - 1];
+		if (m->hashes[slot - 1] == hash && e->length == length &&
+		    memcmp(e->key, key, length) == 0)
+			break;
+	}
+	return at;
+}
+
+static int grow_slots(fg_string_map *m)
+{
+	size_t mask = m->slot_mask * 2 + 1;
+	uint32_t *slots = calloc(mask + 1, sizeof(*slots));
+	if (slots == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < m->size; i++) {
+		size_t at = m->hashes[i] & mask;
+		while (slots[at] != 0)
+			at = (at + 1) & mask;
+		slots[at] = (uint32_t)(i + 1);
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->slot_mask = mask;
+	return 0;
+}
+
+const fg_string_entry *fg_string_map_find(const fg_string_map *m, const char *key,
+					  size_t length)
+{
+	size_t at = probe(m, key, length, fg_hash_bytes(key, length));
+	return m->slots[at] != 0 ? &m->entries[m->slots[at] - 1] : NULL;
+}
+
+fg_string_entry *fg_string_map_add(fg_string_map *m, const char *key, size_t length,
+				   bool *added)
+{
+	uint64_t hash = fg_hash_bytes(key, length);
+	size_t at = probe(m, key, length, hash);
+	if (added != NULL)
+		*added = false;
+	if (m->slots[at] != 0)
+		return &m->entries[m->slots[at] - 1];
+	if (m->size >= UINT32_MAX - 1)
+		return NULL;
+	if ((m->size + 1) * 2 > m->slot_mask) {
+		if (grow_slots(m) != 0)
+			return NULL;
+		at = probe(m, key, length, hash);
+	}
+	if (fg_grow((void **)&m->entries, &m->capacity, m->size + 1, sizeof(*m->entries)) != 0 ||
+	    fg_grow((void **)&m->hashes, &m->hash_capacity, m->size + 1, sizeof(*m->hashes)) != 0)
+		return NULL;
+	const char *copy = fg_arena_copy(&m->arena, key, length);
+	if (copy == NULL)
+		return NULL;
+	fg_string_entry *e = &m->entries[m->size];
+	*e = (fg_string_entry){copy, length, 0};
+	m->hashes[m->size] = hash;
+	m->slots[at] = (uint32_t)(m->size + 1);
+	m->size++;
+	if (added != NULL)
+		*added = true;
+	return e;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+	const fg_string_entry *x = *(const fg_string_entry *const *)a;
+	const fg_string_entry *y = *(const fg_string_entry *const *)b;
+	size_t n = x->length < y->length ? x->length : y->length;
+	int c = memcmp(x->key, y->key, n);
+	return c ? c : (x->length > y->length) - (x->length < y->length);
+}
+
+fg_string_entry **fg_string_map_sorted(fg_string_map *m)
+{
+	fg_string_entry **sorted = malloc((m->size ? m->size : 1) * sizeof(*sorted));
+	if (sorted == NULL)
+		return NULL;
+	for (size_t i = 0; i < m->size; i++)
+		sorted[i] = &m->entries[i];
+	if (m->size > 1)
+		qsort(sorted, m->size, sizeof(*sorted), compare_keys);
+	return sorted;
+}

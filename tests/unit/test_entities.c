@@ -1,0 +1,66 @@
+/*
+ * test_entities.c - unit tests of entities.c: only names used twice or
+ * more that save bytes get an entity, the most used the shortest id, the
+ * names XML predefines are skipped, and values are escaped for a DTD.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "entities.h"
+
+static bool ref(const fg_entities *d, const char *name, char *out)
+{
+	fg_buffer b = {0, 0, 0};
+	bool failed = false;
+	bool found = fg_entities_ref(d, &b, name, strlen(name), &failed);
+	snprintf(out, 32, "%.*s", (int)b.length, b.data ? b.data : "");
+	fg_buffer_free(&b);
+	return found && !failed;
+}
+
+int main(void)
+{
+	fg_entities *d = fg_entities_new();
+	fg_buffer dtd = {0, 0, 0};
+	for (int i = 0; i < 5; i++)
+		fg_entities_use(d, "a_long_function_name", 20);
+	for (int i = 0; i < 3; i++)
+		fg_entities_use(d, "second_function", 15);
+	fg_entities_use(d, "used_once_only", 14);
+	for (int i = 0; i < 9; i++)
+		fg_entities_use(d, "ab", 2);
+	CHECK(fg_entities_choose(d, &dtd) == 0, "entities: choose");
+	char text[32];
+	CHECK(ref(d, "a_long_function_name", text) && strcmp(text, "&a;") == 0,
+	      "entities: the most used name gets &a;");
+	CHECK(ref(d, "second_function", text) && strcmp(text, "&b;") == 0, "entities: the next &b;");
+	CHECK(!ref(d, "used_once_only", text), "entities: a name used once has none");
+	CHECK(!ref(d, "ab", text), "entities: a two-byte name has none");
+	CHECK(dtd.length > 0 && memcmp(dtd.data, "<!ENTITY a \"a_long_function_name\">\n", 35) == 0,
+	      "entities: the declarations");
+	fg_entities_free(d);
+	fg_buffer_free(&dtd);
+
+	/* Enough names to reach the ids XML predefines: lt, gt are skipped. */
+	d = fg_entities_new();
+	for (int i = 0; i < 60 * 30; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "function_%04d", i);
+		for (int k = 0; k < 2 + (60 * 30 - i); k++)
+			fg_entities_use(d, name, strlen(name));
+	}
+	CHECK(fg_entities_choose(d, &dtd) == 0 && memmem(dtd.data, dtd.length, "<!ENTITY lt ", 12) == NULL &&
+	      memmem(dtd.data, dtd.length, "<!ENTITY gt ", 12) == NULL &&
+	      memmem(dtd.data, dtd.length, "<!ENTITY s", 10) == NULL, "entities: lt, gt and s are never ids");
+	fg_entities_free(d);
+	fg_buffer_free(&dtd);
+
+	fg_buffer value = {0, 0, 0}, scratch = {0, 0, 0};
+	CHECK(fg_entity_value(&value, &scratch, "a<b>&\"50%\"", 10) == 0 && value.length == 34 &&
+	      memcmp(value.data, "a&lt;b&gt;&amp;&quot;50&#37;&quot;", 34) == 0,
+	      "entities: a value is escaped, %% as &#37;");
+	fg_buffer_free(&value);
+	fg_buffer_free(&scratch);
+	fg_entities_free(NULL);
+	return check_exit();
+}
