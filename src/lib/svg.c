@@ -167,7 +167,7 @@ static int flush_line(writer *w)
 /* The count a node's box spans: its total, or its --diff-union width. */
 static fg_count node_count(const writer *w, fg_node_id n)
 {
-	return w->widths != NULL ? w->widths[n] : tree_total(w->tree, n);
+	return w->widths != NULL ? w->widths[n] : fg_node_total(w->tree, n);
 }
 
 static double node_width(const writer *w, fg_node_id n)
@@ -188,8 +188,8 @@ static double node_width(const writer *w, fg_node_id n)
 static double own_width(const writer *w, fg_node_id n)
 {
 	fg_count children = {0, 0};
-	for (fg_node_id c = tree_first_child(w->tree, n); c != FG_NODE_NONE;
-	     c = tree_next_sibling(w->tree, c))
+	for (fg_node_id c = fg_node_first_child(w->tree, n); c != FG_NODE_NONE;
+	     c = fg_node_next_sibling(w->tree, c))
 		fg_count_add_inline(&children, node_count(w, c));
 	return fg_count_to_double(fg_count_sub_floor(node_count(w, n), children));
 }
@@ -231,8 +231,8 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 		list[list_used].name = fg_tree_name(w->tree, p.node, &list[list_used].name_length);
 		list_used++;
 		double start = w->o->flamechart ? p.start : p.start + own_width(w, p.node);
-		for (fg_node_id c = tree_first_child(w->tree, p.node); c != FG_NODE_NONE;
-		     c = tree_next_sibling(w->tree, c)) {
+		for (fg_node_id c = fg_node_first_child(w->tree, p.node); c != FG_NODE_NONE;
+		     c = fg_node_next_sibling(w->tree, c)) {
 			double width = node_width(w, c);
 			if (!(width < threshold)) {
 				if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0)

@@ -100,18 +100,18 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 		if (slot >> 32 != tag)
 			continue;
 		uint32_t id = (uint32_t)slot - 1;
-		const name_entry *e = &t->names[id];
+		const fg_tree_name_entry *e = &t->names[id];
 		if (e->length == length && same_bytes(e->bytes, name, length))
 			return id;
 	}
-	if (length > UINT32_MAX || t->name_count >= CHILDREN_IN_ORDER - 1 ||
+	if (length > UINT32_MAX || t->name_count >= FG_CHILDREN_IN_ORDER - 1 ||
 	    fg_grow((void **)&t->names, &t->name_capacity, t->name_count + 1, sizeof(*t->names)) != 0)
 		return NO_NAME;
 	const char *copy = length ? fg_arena_copy(&t->arena, name, length) : "";
 	if (copy == NULL)
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
-	t->names[id] = (name_entry){copy, (uint32_t)length};
+	t->names[id] = (fg_tree_name_entry){copy, (uint32_t)length};
 	t->name_slots[at] = tag << 32 | (id + 1);
 	if (t->name_count * 4 > t->name_mask * 3 && grow_names(t) != 0)
 		return NO_NAME;
@@ -128,7 +128,7 @@ static int compare_names(const fg_tree *t, uint32_t a, uint32_t b)
 {
 	if (a == b)
 		return 0;
-	const name_entry *x = &t->names[a], *y = &t->names[b];
+	const fg_tree_name_entry *x = &t->names[a], *y = &t->names[b];
 	size_t common = x->length < y->length ? x->length : y->length;
 	int c = memcmp(x->bytes, y->bytes, common);
 	if (c != 0)
@@ -176,8 +176,8 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 	    fg_grow((void **)&t->starts, &t->starts_capacity, need, sizeof(*t->starts)) != 0)
 		return FG_NODE_NONE;
 	fg_node_id id = (fg_node_id)t->size++;
-	node *n = &t->nodes[id];
-	n->name = name | CHILDREN_IN_ORDER;
+	fg_tree_node *n = &t->nodes[id];
+	n->name = name | FG_CHILDREN_IN_ORDER;
 	n->parent = parent;
 	n->first_child = n->next_sibling = n->max_child = FG_NODE_NONE;
 	t->whole[id] = 0;
@@ -188,7 +188,7 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 	if (t->starts != NULL)
 		t->starts[id] = t->grand_total;
 	if (parent != FG_NODE_NONE) {
-		node *p = &t->nodes[parent];
+		fg_tree_node *p = &t->nodes[parent];
 		n->next_sibling = p->first_child;
 		p->first_child = id;
 		if (p->max_child == FG_NODE_NONE)
@@ -284,8 +284,8 @@ static int build_index(fg_tree *t)
 		}
 		hashes[0] = ROOT_HASH;
 		for (size_t id = 1; id < t->size; id++) {
-			const node *n = &t->nodes[id];
-			uint64_t h = hashes[id] = path_hash(hashes[n->parent], NAME_ID(n));
+			const fg_tree_node *n = &t->nodes[id];
+			uint64_t h = hashes[id] = path_hash(hashes[n->parent], FG_NAME_ID(n));
 			place(slots, mask, bits, (h >> 32) << 32 | ((uint64_t)id + 1));
 		}
 		free(hashes);
@@ -303,15 +303,15 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t
 			    uint64_t hash)
 {
 	fg_node_id max = t->nodes[parent].max_child;
-	int order = max == FG_NODE_NONE ? 1 : -compare_names(t, NAME_ID(&t->nodes[max]), name);
+	int order = max == FG_NODE_NONE ? 1 : -compare_names(t, FG_NAME_ID(&t->nodes[max]), name);
 	fg_node_id id = new_node(t, parent, name);
 	if (id == FG_NODE_NONE)
 		return id;
-	node *p = &t->nodes[parent];
+	fg_tree_node *p = &t->nodes[parent];
 	if (order > 0)
 		p->max_child = id;
 	else
-		p->name &= ~CHILDREN_IN_ORDER;
+		p->name &= ~FG_CHILDREN_IN_ORDER;
 	if (t->slots == NULL)
 		return id;
 	t->slots[at] = (hash >> 32) << 32 | ((uint64_t)id + 1);
@@ -329,7 +329,7 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t
  */
 static bool split_by_sorting(const fg_tree *t, uint32_t greatest, uint32_t name)
 {
-	const name_entry *g = &t->names[greatest], *n = &t->names[name];
+	const fg_tree_name_entry *g = &t->names[greatest], *n = &t->names[name];
 	return g->length > n->length && memcmp(g->bytes, n->bytes, n->length) == 0 &&
 	       (unsigned char)g->bytes[n->length] > ' ' && g->bytes[n->length] < ';';
 }
@@ -340,13 +340,13 @@ static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t h
 {
 	if (t->flags & FG_TREE_FLAMECHART)
 		return new_node(t, parent, name); /* never merged by lookup */
-	const node *p = &t->nodes[parent];
+	const fg_tree_node *p = &t->nodes[parent];
 	if (t->slots == NULL) {
-		if (p->first_child != FG_NODE_NONE && NAME_ID(&t->nodes[p->first_child]) == name)
+		if (p->first_child != FG_NODE_NONE && FG_NAME_ID(&t->nodes[p->first_child]) == name)
 			return p->first_child; /* the newest child */
 		if (p->max_child == FG_NODE_NONE)
 			return add_child(t, parent, name, 0, 0);
-		uint32_t greatest = NAME_ID(&t->nodes[p->max_child]);
+		uint32_t greatest = FG_NAME_ID(&t->nodes[p->max_child]);
 		int order = compare_names(t, greatest, name);
 		if (order == 0)
 			return p->max_child;
@@ -363,8 +363,8 @@ static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t h
 		if (slot >> 32 != tag)
 			continue;
 		fg_node_id id = (fg_node_id)(slot & 0xffffffffu) - 1;
-		const node *n = &t->nodes[id];
-		if (n->parent == parent && NAME_ID(n) == name)
+		const fg_tree_node *n = &t->nodes[id];
+		if (n->parent == parent && FG_NAME_ID(n) == name)
 			return id;
 	}
 	return add_child(t, parent, name, at, hash);
@@ -517,9 +517,9 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
  * which is stable and needs no extra memory. */
 static fg_node_id sort_siblings(fg_tree *t, fg_node_id head)
 {
-	node *nodes = t->nodes;
+	fg_tree_node *nodes = t->nodes;
 	const uint32_t *rank = t->rank;
-#define RANK(id) rank[NAME_ID(&nodes[id])]
+#define RANK(id) rank[FG_NAME_ID(&nodes[id])]
 	size_t width = 1;
 	for (;;) {
 		fg_node_id result = FG_NODE_NONE, *tail = &result;
@@ -625,8 +625,8 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	/* From the last node down, giving back from's memory as it goes: the
 	 * two trees never take much more room than the merged one. */
 	for (size_t i = from->size - 1; i >= 1; i--) {
-		node n = from->nodes[i];
-		n.name = names[NAME_ID(&n)] | (n.name & CHILDREN_IN_ORDER);
+		fg_tree_node n = from->nodes[i];
+		n.name = names[FG_NAME_ID(&n)] | (n.name & FG_CHILDREN_IN_ORDER);
 		n.parent = MOVED(n.parent);
 		n.first_child = MOVED(n.first_child);
 		n.next_sibling = MOVED(n.next_sibling);
@@ -641,9 +641,9 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 			shrink(from, i);
 	}
 	free(names);
-	node *root = &into->nodes[0];
-	const node *from_root = &from->nodes[0];
-	add_count(into, 0, tree_total(from, 0)); /* cannot fail: frac exists if needed */
+	fg_tree_node *root = &into->nodes[0];
+	const fg_tree_node *from_root = &from->nodes[0];
+	add_count(into, 0, fg_node_total(from, 0)); /* cannot fail: frac exists if needed */
 	if (into->before != NULL && from->before != NULL)
 		fg_count_add_inline(&into->before[0], from->before[0]);
 	if (from_root->first_child != FG_NODE_NONE) {
@@ -652,7 +652,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 			tail = into->nodes[tail].next_sibling;
 		into->nodes[tail].next_sibling = root->first_child;
 		root->first_child = MOVED(from_root->first_child);
-		root->name &= ~CHILDREN_IN_ORDER; /* the two lists may share names */
+		root->name &= ~FG_CHILDREN_IN_ORDER; /* the two lists may share names */
 	}
 #undef MOVED
 	into->size = size;
@@ -670,8 +670,8 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
  * with the lower id, so that children keep higher ids than parents). */
 static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 {
-	node *a = &t->nodes[into], *b = &t->nodes[from];
-	add_count(t, into, tree_total(t, from)); /* frac exists if needed */
+	fg_tree_node *a = &t->nodes[into], *b = &t->nodes[from];
+	add_count(t, into, fg_node_total(t, from)); /* frac exists if needed */
 	if (t->before != NULL)
 		fg_count_add(&t->before[into], t->before[from]);
 	if (b->first_child != FG_NODE_NONE) {
@@ -681,10 +681,10 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 			tail = c;
 		}
 		if (a->first_child == FG_NODE_NONE) {
-			a->name = (a->name & ~CHILDREN_IN_ORDER) | (b->name & CHILDREN_IN_ORDER);
+			a->name = (a->name & ~FG_CHILDREN_IN_ORDER) | (b->name & FG_CHILDREN_IN_ORDER);
 		} else {
 			t->nodes[tail].next_sibling = a->first_child;
-			a->name &= ~CHILDREN_IN_ORDER; /* its children may now repeat */
+			a->name &= ~FG_CHILDREN_IN_ORDER; /* its children may now repeat */
 		}
 		a->first_child = b->first_child;
 	}
@@ -698,8 +698,8 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 
 static int compare_name_entries(const void *a, const void *b, void *names)
 {
-	const name_entry *x = (const name_entry *)names + *(const uint32_t *)a;
-	const name_entry *y = (const name_entry *)names + *(const uint32_t *)b;
+	const fg_tree_name_entry *x = (const fg_tree_name_entry *)names + *(const uint32_t *)a;
+	const fg_tree_name_entry *y = (const fg_tree_name_entry *)names + *(const uint32_t *)b;
 	size_t common = x->length < y->length ? x->length : y->length;
 	int c = memcmp(x->bytes, y->bytes, common);
 	return c ? c : (x->length > y->length) - (x->length < y->length);
@@ -726,7 +726,7 @@ static int rank_names(fg_tree *t)
 }
 
 /* The list starting at head, backwards; returns its new head. */
-static fg_node_id reverse_list(node *nodes, fg_node_id head)
+static fg_node_id reverse_list(fg_tree_node *nodes, fg_node_id head)
 {
 	fg_node_id reversed = FG_NODE_NONE;
 	while (head != FG_NODE_NONE) {
@@ -753,7 +753,7 @@ int fg_tree_finish(fg_tree *t)
 	 * chart. The others are sorted below. */
 	bool chart = (t->flags & FG_TREE_FLAMECHART) != 0;
 	for (size_t id = 0; id < t->size; id++)
-		if (chart || (t->nodes[id].name & CHILDREN_IN_ORDER))
+		if (chart || (t->nodes[id].name & FG_CHILDREN_IN_ORDER))
 			t->nodes[id].first_child = reverse_list(t->nodes, t->nodes[id].first_child);
 	/*
 	 * Sort the children of nodes whose children came out of order and
@@ -764,8 +764,8 @@ int fg_tree_finish(fg_tree *t)
 	bool ranked = false;
 	if (!(t->flags & FG_TREE_FLAMECHART))
 		for (size_t id = 0; id < t->size; id++) {
-			node *n = &t->nodes[id];
-			if ((n->name & CHILDREN_IN_ORDER) || (id != 0 && n->parent == FG_NODE_NONE) ||
+			fg_tree_node *n = &t->nodes[id];
+			if ((n->name & FG_CHILDREN_IN_ORDER) || (id != 0 && n->parent == FG_NODE_NONE) ||
 			    n->first_child == FG_NODE_NONE)
 				continue;
 			if (!ranked && rank_names(t) != 0) {
@@ -777,7 +777,7 @@ int fg_tree_finish(fg_tree *t)
 			fg_node_id previous = FG_NODE_NONE, kept = n->first_child;
 			for (fg_node_id c = t->nodes[kept].next_sibling, next; c != FG_NODE_NONE; c = next) {
 				next = t->nodes[c].next_sibling;
-				if (NAME_ID(&t->nodes[kept]) != NAME_ID(&t->nodes[c])) {
+				if (FG_NAME_ID(&t->nodes[kept]) != FG_NAME_ID(&t->nodes[c])) {
 					previous = kept;
 					kept = c;
 				} else if (kept < c) {
@@ -824,11 +824,11 @@ bool fg_tree_is_differential(const fg_tree *t) { return t->before != NULL; }
 fg_node_id fg_tree_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
 fg_node_id fg_tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
 fg_node_id fg_tree_parent(const fg_tree *t, fg_node_id n) { return t->nodes[n].parent; }
-fg_count fg_tree_total(const fg_tree *t, fg_node_id n) { return tree_total(t, n); }
+fg_count fg_tree_total(const fg_tree *t, fg_node_id n) { return fg_node_total(t, n); }
 
 const char *fg_tree_name(const fg_tree *t, fg_node_id n, size_t *length)
 {
-	return tree_name_bytes(t, NAME_ID(&t->nodes[n]), length);
+	return fg_tree_name_bytes(t, FG_NAME_ID(&t->nodes[n]), length);
 }
 
 fg_count fg_tree_total_before(const fg_tree *t, fg_node_id n)

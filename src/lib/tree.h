@@ -10,8 +10,8 @@
 /* In node.name's top bit: the node's children were created in increasing
  * name order, one node per name, so they need no sorting and no merging in
  * fg_tree_finish. */
-#define CHILDREN_IN_ORDER 0x80000000u
-#define NAME_ID(n) ((n)->name & ~CHILDREN_IN_ORDER)
+#define FG_CHILDREN_IN_ORDER 0x80000000u
+#define FG_NAME_ID(n) ((n)->name & ~FG_CHILDREN_IN_ORDER)
 
 /*
  * 20 bytes a node: the name is an id into the tree's table of distinct
@@ -21,29 +21,29 @@
  * newest child comes first in its list (children are prepended);
  * fg_tree_finish puts every list in order.
  */
-typedef struct node {
-	uint32_t name;          /* name id | CHILDREN_IN_ORDER */
+typedef struct fg_tree_node {
+	uint32_t name;          /* name id | FG_CHILDREN_IN_ORDER */
 	fg_node_id parent;      /* FG_NODE_NONE once merged into a sibling */
 	fg_node_id first_child; /* while building: the newest */
 	fg_node_id next_sibling;
 	fg_node_id max_child;   /* while building: the child with the greatest name */
-} node;
+} fg_tree_node;
 
 /* A distinct frame name: its bytes (in the arena). */
-typedef struct name_entry {
+typedef struct fg_tree_name_entry {
 	const char *bytes;
 	uint32_t length;
-} name_entry;
+} fg_tree_name_entry;
 
 struct fg_tree {
 	unsigned flags;
 	fg_arena arena;          /* name bytes */
-	name_entry *names;
+	fg_tree_name_entry *names;
 	size_t name_count, name_capacity;
 	uint32_t *rank;          /* each name's place in bytewise order (fg_tree_finish) */
 	uint64_t *name_slots;    /* hash tag << 32 | name id + 1, 0 = empty */
 	size_t name_mask;
-	node *nodes;
+	fg_tree_node *nodes;
 	size_t size, capacity;
 	uint64_t *whole;         /* count per node: self while building, inclusive after */
 	uint64_t *frac;          /* its fraction (FG_COUNT_FRAC_ONE units), NULL while all are whole */
@@ -82,22 +82,22 @@ struct fg_tree {
 int fg_tree_merge(fg_tree *into, fg_tree *from);
 
 /* The id of a node's name in the tree's name table: equal ids, equal names. */
-static inline uint32_t tree_name_id(const fg_tree *t, fg_node_id n) { return NAME_ID(&t->nodes[n]); }
-static inline size_t tree_name_count(const fg_tree *t) { return t->name_count; }
-static inline const char *tree_name_bytes(const fg_tree *t, uint32_t id, size_t *length)
+static inline uint32_t fg_node_name_id(const fg_tree *t, fg_node_id n) { return FG_NAME_ID(&t->nodes[n]); }
+static inline size_t fg_tree_name_count(const fg_tree *t) { return t->name_count; }
+static inline const char *fg_tree_name_bytes(const fg_tree *t, uint32_t id, size_t *length)
 {
 	*length = t->names[id].length;
 	return t->names[id].bytes;
 }
 
-static inline fg_count tree_total(const fg_tree *t, fg_node_id n)
+static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 {
 	fg_count c = {t->whole[n], t->frac != NULL ? t->frac[n] : 0};
 	return c;
 }
 /* Nodes in the tree, not counting those merged into a sibling. */
 static inline size_t fg_tree_live_nodes(const fg_tree *t) { return t->size - t->merged; }
-static inline fg_node_id tree_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
-static inline fg_node_id tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
+static inline fg_node_id fg_node_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
+static inline fg_node_id fg_node_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
 
 #endif

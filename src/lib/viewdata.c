@@ -156,7 +156,7 @@ static int push_children(walk *w, const fg_tree *t, fg_node_id n, uint32_t depth
 			 const uint8_t *kept)
 {
 	size_t first = w->used;
-	for (fg_node_id c = tree_first_child(t, n); c != FG_NODE_NONE; c = tree_next_sibling(t, c)) {
+	for (fg_node_id c = fg_node_first_child(t, n); c != FG_NODE_NONE; c = fg_node_next_sibling(t, c)) {
 		if (!(kept[c >> 3] >> (c & 7) & 1))
 			continue;
 		if (fg_grow((void **)&w->stack, &w->capacity, w->used + 1, sizeof(*w->stack)) != 0)
@@ -184,7 +184,7 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, size_t *kept
 		visit v = w.stack[--w.used];
 		/* (The root is the heaviest and first: kept, using up a tie.) */
 		if (!keep(t, s, v.node) && v.node != 0) {
-			fg_count_add_inline(other, tree_total(t, v.node));
+			fg_count_add_inline(other, fg_node_total(t, v.node));
 			continue;
 		}
 		kept[v.node >> 3] |= (uint8_t)(1u << (v.node & 7));
@@ -192,10 +192,10 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, size_t *kept
 		/* Children lighter than the selection are left out now; the
 		 * others are decided in pre-order (ties use the quota up). */
 		size_t first = w.used;
-		for (fg_node_id c = tree_first_child(t, v.node); c != FG_NODE_NONE;
-		     c = tree_next_sibling(t, c)) {
+		for (fg_node_id c = fg_node_first_child(t, v.node); c != FG_NODE_NONE;
+		     c = fg_node_next_sibling(t, c)) {
 			if (below(t, s, c)) {
-				fg_count_add_inline(other, tree_total(t, c));
+				fg_count_add_inline(other, fg_node_total(t, c));
 				continue;
 			}
 			if (fg_grow((void **)&w.stack, &w.capacity, w.used + 1, sizeof(*w.stack)) != 0) {
@@ -235,7 +235,7 @@ static uint64_t *name_slot(const shown_names *s, uint32_t id)
 static size_t shown_length(const fg_tree *t, uint32_t id, const char **bytes)
 {
 	size_t length;
-	*bytes = tree_name_bytes(t, id, &length);
+	*bytes = fg_tree_name_bytes(t, id, &length);
 	return fg_name_without_annotation(*bytes, length);
 }
 
@@ -286,9 +286,9 @@ static int number_names(const fg_tree *t, const uint8_t *kept, size_t kept_count
 	}
 	size_t count = 0;
 	for (size_t n = 1; n < t->size; n++) {
-		if (!KEPT(kept, n) || (omit && fg_count_to_double(tree_total(t, n)) >= named))
+		if (!KEPT(kept, n) || (omit && fg_count_to_double(fg_node_total(t, n)) >= named))
 			continue;
-		uint32_t id = tree_name_id(t, (fg_node_id)n);
+		uint32_t id = fg_node_name_id(t, (fg_node_id)n);
 		uint64_t *slot = name_slot(s, id);
 		if (*slot == 0) {
 			*slot = ((uint64_t)id + 1) << 32;
@@ -388,16 +388,16 @@ static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
 				fg_buffer_append(out, ")", 1);
 		}
 		previous_depth = v.depth;
-		fg_count total = tree_total(t, n);
+		fg_count total = fg_node_total(t, n);
 		if (n == 0)
 			put_base36(out, 0);
 		else if (!(omit && fg_count_to_double(total) >= named))
-			put_base36(out, name_number(names, tree_name_id(t, n)));
+			put_base36(out, name_number(names, fg_node_name_id(t, n)));
 		fg_count children = {0, 0}, other = {0, 0};
-		for (fg_node_id c = tree_first_child(t, n); c != FG_NODE_NONE; c = tree_next_sibling(t, c)) {
-			fg_count_add_inline(&children, tree_total(t, c));
+		for (fg_node_id c = fg_node_first_child(t, n); c != FG_NODE_NONE; c = fg_node_next_sibling(t, c)) {
+			fg_count_add_inline(&children, fg_node_total(t, c));
 			if (!KEPT(kept, c))
-				fg_count_add_inline(&other, tree_total(t, c));
+				fg_count_add_inline(&other, fg_node_total(t, c));
 		}
 		fg_count self = fg_count_sub_floor(total, children);
 		if (!fg_count_is_zero(self))
@@ -440,7 +440,7 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 	if (!chosen.all && fg_count_to_double((fg_count){chosen.whole, chosen.frac}) >= threshold)
 		for (size_t n = 1; n < t->size && omit; n++)
 			if (!KEPT(kept, n) && live(t, n) &&
-			    fg_count_to_double(tree_total(t, (fg_node_id)n)) >= threshold)
+			    fg_count_to_double(fg_node_total(t, (fg_node_id)n)) >= threshold)
 				omit = false;
 	if (number_names(t, kept, kept_count, omit, named, &names) != 0)
 		goto done;
