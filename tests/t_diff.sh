@@ -73,6 +73,9 @@ check "--diff-union: the vanished path is drawn, its tooltip says so" \
 	grep -q '	14	gone; before 14, after 0, only before' "$TMP/union.frames"
 check "--diff-union: its child too" grep -q '	4	deeper; before 4, after 0, only before' "$TMP/union.frames"
 check "--diff-union: the new path says only after" grep -q '	7	new_path; before 0, after 7, only after' "$TMP/union.frames"
+check "--diff-union: the root says before and after as every frame does" \
+	grep -q '	122	all; before 82, after 90; 0.00%' "$TMP/union.frames"
+check "plain differential root stays flamegraph.pl's" grep -q '<title>all ([0-9,]*&s;100%)</title>' "$TMP/diff.svg"
 fill_of() { # the fill of the colour group holding the frame called $1
 	awk -v name=">$1 (" '/^<g fill=/ { fill = $0 } index($0, name) { print fill; exit }' "$2"
 }

@@ -332,6 +332,34 @@ static void put_percent(writer *w, double value)
 	put_bytes(w, text, (size_t)n);
 }
 
+/* The differential part of node id's title: "; before B, after A" (and
+ * ", only before"/", only after") with --diff-union, then "; +D%", the
+ * change of its own samples, in any differential graph. */
+static void put_diff_info(writer *w, fg_node_id id)
+{
+	const fg_graph_options *o = w->o;
+	char number[48];
+	if (w->widths != NULL) {
+		fg_count before = fg_tree_total_before(w->tree, id);
+		fg_count after = fg_tree_total(w->tree, id);
+		put(w, "; before ");
+		put_bytes(w, number, format_thousands(number, displayed_count(before, o->factor)));
+		put(w, ", after ");
+		put_bytes(w, number, format_thousands(number, displayed_count(after, o->factor)));
+		if (fg_count_is_zero(after))
+			put(w, ", only before");
+		else if (fg_count_is_zero(before))
+			put(w, ", only after");
+	}
+	if (w->self_delta != NULL) {
+		double d = o->negate ? -w->self_delta[id] : w->self_delta[id];
+		double pct = 100.0 * d * o->factor / w->factor_total;
+		put(w, pct > 0 ? "; +" : "; ");
+		put_percent(w, pct == 0 ? 0.0 : pct);
+		put(w, "%");
+	}
+}
+
 static void put_frame(writer *w, const frame *f)
 {
 	const fg_graph_options *o = w->o;
@@ -366,7 +394,12 @@ static void put_frame(writer *w, const frame *f)
 		uint64_t n = displayed_count(w->d->root_count, o->factor);
 		put(w, "all (");
 		put_bytes(w, number, format_thousands(number, n));
-		put(w, "&s;100%)");
+		put(w, "&s;100%");
+		/* --diff-union: the root says before and after as every frame
+		 * does; a plain differential root stays flamegraph.pl's. */
+		if (w->widths != NULL)
+			put_diff_info(w, 0);
+		put(w, ")");
 	} else {
 		uint64_t n = displayed_count(width, o->factor);
 		if (!put_entity(w, name, shown))
@@ -376,25 +409,7 @@ static void put_frame(writer *w, const frame *f)
 		put(w, "&s;");
 		put_percent(w, 100.0 * (double)n / w->factor_total);
 		put(w, "%");
-		if (w->widths != NULL) {
-			fg_count before = fg_tree_total_before(w->tree, f->node);
-			fg_count after = fg_tree_total(w->tree, f->node);
-			put(w, "; before ");
-			put_bytes(w, number, format_thousands(number, displayed_count(before, o->factor)));
-			put(w, ", after ");
-			put_bytes(w, number, format_thousands(number, displayed_count(after, o->factor)));
-			if (fg_count_is_zero(after))
-				put(w, ", only before");
-			else if (fg_count_is_zero(before))
-				put(w, ", only after");
-		}
-		if (w->self_delta != NULL) {
-			double d = o->negate ? -w->self_delta[f->node] : w->self_delta[f->node];
-			double pct = 100.0 * d * o->factor / w->factor_total;
-			put(w, pct > 0 ? "; +" : "; ");
-			put_percent(w, pct == 0 ? 0.0 : pct);
-			put(w, "%");
-		}
+		put_diff_info(w, f->node);
 		put(w, ")");
 	}
 	put(w, "</title>");
