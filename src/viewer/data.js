@@ -162,17 +162,46 @@ function nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameI
 	}
 }
 
-/* An empty derived tree whose root is named by name id rootName. */
+/* An empty derived tree whose root is named by name id rootName. Its
+ * child index is a hash table in typed arrays (open addressing, linear
+ * probing; slot -> node id + 1) keyed by (parent, name): a Map keyed by
+ * numbers beyond 2^31 costs several times as much per node. */
 function makeTree(rootName) {
 	return {name: [rootName], parent: [-1], self: [0], other: [0], total: [0],
-		kids: [[]], index: new Map(), sortedBy: null};
+		kids: [[]], slots: new Int32Array(1024), sortedBy: null};
+}
+
+function slotOf(t, p, nm) {
+	var mask = t.slots.length - 1;
+	var h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm, 0x85ebca6b)) >>> 0;
+	for (var s = h & mask; ; s = (s + 1) & mask) {
+		var c = t.slots[s] - 1;
+		if (c < 0 || (t.parent[c] === p && t.name[c] === nm)) {
+			return s;
+		}
+	}
+}
+
+/* The child of p named nm in t, or -1. */
+function findChild(t, p, nm) {
+	if (!t.slots) {
+		/* a tree without an index (the data as it is): its kids */
+		var kids = t.kids[p];
+		for (var k = 0; k < kids.length; k++) {
+			if (t.name[kids[k]] === nm) {
+				return kids[k];
+			}
+		}
+		return -1;
+	}
+	return t.slots[slotOf(t, p, nm)] - 1;
 }
 
 /* The child of p named nm in t, created when missing. */
 function childOf(t, p, nm) {
-	var key = p * 1048576 + nm;
-	var c = t.index.get(key);
-	if (c === undefined) {
+	var s = slotOf(t, p, nm);
+	var c = t.slots[s] - 1;
+	if (c < 0) {
 		c = t.name.length;
 		t.name.push(nm);
 		t.parent.push(p);
@@ -181,7 +210,16 @@ function childOf(t, p, nm) {
 		t.total.push(0);
 		t.kids.push([]);
 		t.kids[p].push(c);
-		t.index.set(key, c);
+		t.slots[s] = c + 1;
+		if (2 * t.name.length > t.slots.length) {
+			var old = t.slots;
+			t.slots = new Int32Array(2 * old.length);
+			for (var q = 0; q < old.length; q++) {
+				if (old[q] > 0) {
+					t.slots[slotOf(t, t.parent[old[q] - 1], t.name[old[q] - 1])] = old[q];
+				}
+			}
+		}
 	}
 	return c;
 }
@@ -198,25 +236,23 @@ function sumTotals(t) {
 	return t;
 }
 
-/* The regular expression of a term, or its literal text when the term is
- * not a valid one (as the search) or could backtrack for hours: hide=
- * comes with links too (search.js, mayBacktrack). */
-function termRegExp(term, flags) {
-	var literal = term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
-	if (mayBacktrack(term)) {
-		return new RegExp(literal, flags);
-	}
-	try {
-		return new RegExp(term, flags);
-	} catch (e) {
-		return new RegExp(literal, flags);
-	}
-}
-
 /* The data with frames matching hideRe cut out (their children join their
  * parent and merge) and, when rec, runs of one function collapsed to one
- * frame (a;f;f;f;b reads a;f;b). map[i] is the base node of data node i. */
+ * frame (a;f;f;f;b reads a;f;b). map[i] is the base node of data node i.
+ * Without either, the data is the base tree as it is (its nodes are
+ * already merged by path): no copy, no index. */
 function baseTree(d, hideRe, rec) {
+	if (!hideRe && !rec) {
+		var kids = new Array(d.n);
+		for (var i = 0; i < d.n; i++) {
+			kids[i] = [];
+			if (i > 0) {
+				kids[d.parent[i]].push(i);
+			}
+		}
+		return {name: d.nameId, parent: d.parent, self: d.self, other: d.other, total: d.total,
+			kids: kids, slots: null, sortedBy: null};
+	}
 	var t = makeTree(0);
 	var hidden = new Uint8Array(d.names.length);
 	if (hideRe) {
@@ -227,7 +263,7 @@ function baseTree(d, hideRe, rec) {
 	var map = new Int32Array(d.n);
 	t.self[0] = d.self[0];
 	t.other[0] = d.other[0];
-	for (var i = 1; i < d.n; i++) {
+	for (i = 1; i < d.n; i++) {
 		var p = map[d.parent[i]];
 		var nm = d.nameId[i];
 		var b = hidden[nm] || (rec && t.name[p] === nm && p !== 0) ? p : childOf(t, p, nm);
@@ -235,7 +271,6 @@ function baseTree(d, hideRe, rec) {
 		t.self[b] += d.self[i];
 		t.other[b] += d.other[i];
 	}
-	t.map = map;
 	return sumTotals(t);
 }
 

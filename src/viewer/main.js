@@ -163,7 +163,7 @@ document.addEventListener('keydown', function (e) {
 	}
 	var s = params.get('s');
 	if (s) {
-		runSearch(s, true);
+		runSearch(s);
 	}
 	var changes = {};
 	if (params.get('fn') !== null) {
@@ -186,11 +186,17 @@ document.addEventListener('keydown', function (e) {
 	}
 })();
 
-/* The view data is decoded when the page is idle, so that the first view
- * opened does not wait for it. */
+/* The view data is decoded when the page is idle, and what every view
+ * needs once (the names' order, the writer's colours) is computed then, so
+ * that the first view opened does not wait for it. */
 if (document.getElementById('fg-data')) {
 	(window.requestIdleCallback || window.setTimeout)(function () {
-		currentBase();
+		var d = loadData();
+		if (d) {
+			currentBase();
+			rankOf(d.names);
+			fillOf('all');
+		}
 	});
 }
 })();

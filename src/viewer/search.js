@@ -6,7 +6,6 @@
 
 var ignoreCase = false;
 var searchTerm = null;
-var searchUntrusted = false; /* searchTerm came with the link (?s=) */
 var searchRe = null;
 var matches = [];
 var highlighted = [];
@@ -20,9 +19,9 @@ var clearEl = null;
  * ".{0,900}.{0,900}!"): a quantified group, a back-reference, more than
  * one repeat (*, +, {m,n}), or a very long pattern. One repeat costs at
  * most the square of a name's length.
- * JavaScript cannot interrupt a regular expression, so a pattern that
- * comes with a link (?s=, hide=) is matched as plain text when it looks
- * like one.
+ * JavaScript cannot interrupt a regular expression, so every pattern (a
+ * search typed in the prompt or given by a link's ?s=, a hide= term) is
+ * matched as plain text when it looks like one.
  */
 function mayBacktrack(term) {
 	var plain = term.replace(/\\[^0-9k]/g, 'x');
@@ -31,10 +30,12 @@ function mayBacktrack(term) {
 		repeats > 1;
 }
 
-function toRegExp(term, untrusted) {
-	var flags = ignoreCase ? 'i' : '';
+/* The regular expression of a term, or its literal text when the term is
+ * not a valid one or could backtrack for hours (mayBacktrack): the one
+ * rule for the search and the hide term. */
+function patternRegExp(term, flags) {
 	var literal = term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
-	if (untrusted && mayBacktrack(term)) {
+	if (mayBacktrack(term)) {
 		return new RegExp(literal, flags);
 	}
 	try {
@@ -71,11 +72,10 @@ function matchedText() {
 		(ignoreCase ? 'i' : '') + ' (' + where + (matches.length === 1 ? ' frame)' : ' frames)');
 }
 
-function runSearch(term, untrusted) {
+function runSearch(term) {
 	unhighlight();
 	searchTerm = term;
-	searchUntrusted = !!untrusted;
-	searchRe = toRegExp(term, untrusted);
+	searchRe = patternRegExp(term, ignoreCase ? 'i' : '');
 	matches = [];
 	matchPos = -1;
 	for (var q = 0; q < N; q++) {
@@ -149,7 +149,7 @@ function toggleIgnoreCase() {
 		ignoreCaseEl.classList.toggle('show', ignoreCase);
 	}
 	if (searchTerm !== null) {
-		runSearch(searchTerm, searchUntrusted);
+		runSearch(searchTerm);
 	}
 }
 
@@ -205,12 +205,9 @@ function makeButton(id, label, tip, x, y, action) {
 if (searchEl) {
 	var sx = parseFloat(searchEl.getAttribute('x')) || 0;
 	var sy = searchEl.getAttribute('y') || String(2 * fontSize);
-	var sw = 6 * charWidth;
-	try {
-		sw = searchEl.getComputedTextLength() || sw;
-	} catch (e) {
-		/* keep the estimate */
-	}
+	/* its width from the font, as the labels' (measuring it would lay out
+	 * the whole graph while the page loads) */
+	var sw = searchEl.textContent.length * charWidth;
 	prevEl = makeButton('prev-match', '\u25C0', 'Previous match (N)', sx - 3 * fontSize, sy, function () { gotoMatch(-1); });
 	nextEl = makeButton('next-match', '\u25B6', 'Next match (n)', sx - 1.6 * fontSize, sy, function () { gotoMatch(1); });
 	clearEl = makeButton('clear-search', '\u00D7', 'Clear search', sx + sw + fontSize / 2, sy, clearSearch);

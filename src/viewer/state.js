@@ -31,8 +31,9 @@
  *   on a link opens it in a new tab, as everywhere else in a browser.) Keyboard Enter also zooms any frame.
  * - search: the Search button, Ctrl-F, F3 and "/" open a prompt (prefilled*
  *   with the active term); the term is a regular expression, or literal
- *   text when it is not a valid one*. It is matched against the frame name
- *   only*, not the " (N samples, P%)" suffix. Matches are painted magenta
+ *   text when it is not a valid one or could backtrack (mayBacktrack)*.
+ *   It is matched against the frame name only*, not the " (N samples,
+ *   P%)" suffix. Matches are painted magenta
  *   and #matched shows "Matched: P%" of the whole graph, each sample counted
  *   once, and the active term*. The "x" next to Search* (or an empty term)
  *   clears the search. Ctrl-I and the "ic" button toggle ignore-case.

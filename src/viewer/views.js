@@ -15,9 +15,22 @@
  *
  * A zoom in a drawn view draws again: the zoomed frame spans the width,
  * its ancestors are drawn full width and faded, and every frame at least
- * --minwidth wide at that scale appears. A view is one string of markup
- * set at once (one parse, one layout), so a view of 20,000 frames costs
- * one DOM write.
+ * --minwidth wide at that scale appears.
+ *
+ * Speed. A frame costs the browser far more than the JavaScript that lays
+ * it out (parsing, style, layout, paint: about 40 us each here), so a view
+ * of 20,000 frames cannot be drawn in one frame's time. Frames are drawn
+ * widest first, as strings of markup parsed at once: the first DRAW_FIRST
+ * (every frame of a small view, and of a large one all that are more than
+ * a few pixels wide) before the event returns, the rest in batches of
+ * DRAW_BATCH, each in a task after the frame that shows the one before,
+ * while #fg-view has aria-busy="true". Between
+ * batches the page answers input; a new view cancels the batches left.
+ * The writer's frames are hidden by class fg-behind (transparent, and
+ * moved out of the picture, so not hit either): one style change on one
+ * element. display:none would make the browser tear down and rebuild the
+ * layout of all of them at every toggle, and visibility (inherited)
+ * repaints every one of them: hundreds of ms each.
  */
 
 var view = {
@@ -34,6 +47,11 @@ var viewShown = false;
 var viewFrames = [];       /* per drawn frame: [tree, node, section, faded] */
 var viewIndex = new Map(); /* drawn <g> -> its index in viewFrames */
 var viewCache = {key: null, base: null, fnKey: null, callees: null, callers: null};
+var DRAW_FIRST = 1200;
+var DRAW_BATCH = 3000;
+var drawQueue = null;      /* frames [tree, f, y, section] not drawn yet */
+var drawGen = 0;           /* a new view or leaving one cancels the batches */
+var graphTop = NaN;
 var origDetailsY = detailsEl ? detailsEl.getAttribute('y') : null;
 var origMatchedY = matchedEl ? matchedEl.getAttribute('y') : null;
 var origHeight = svgHeight;
@@ -52,7 +70,7 @@ function currentBase() {
 	var key = (view.hide === null ? '' : 'h' + view.hide) + '\n' + (view.rec ? 1 : 0);
 	if (viewCache.key !== key) {
 		viewCache.key = key;
-		viewCache.base = baseTree(d, view.hide === null ? null : termRegExp(view.hide, ''), view.rec);
+		viewCache.base = baseTree(d, view.hide === null ? null : patternRegExp(view.hide, ''), view.rec);
 		viewCache.fnKey = null;
 	}
 	return viewCache.base;
@@ -175,6 +193,70 @@ function frameMarkup(parts, t, f, y, d, section) {
 	viewFrames.push([t, f[0], section, f[4], x, y, w]);
 }
 
+/* Markup of frames [from, to) of the queue (widest first). */
+function queueMarkup(queue, from, to, d) {
+	var parts = [];
+	for (var q = from; q < to; q++) {
+		frameMarkup(parts, queue[q][0], queue[q][1], queue[q][2], d, queue[q][3]);
+	}
+	return parts.join('');
+}
+
+/* Draws the next batch of the queue, and schedules the one after. */
+function drawBatch(gen) {
+	if (gen !== drawGen || !drawQueue) {
+		return;
+	}
+	var from = viewFrames.length;
+	var to = Math.min(drawQueue.length, from + DRAW_BATCH);
+	appendViewMarkup(queueMarkup(drawQueue, from, to, loadData()), from);
+	scheduleBatches();
+}
+
+function scheduleBatches() {
+	if (drawQueue && viewFrames.length < drawQueue.length) {
+		var gen = drawGen;
+		viewGroup.setAttribute('aria-busy', 'true');
+		/* after the frame that shows what is drawn so far */
+		var later = function () { window.setTimeout(function () { drawBatch(gen); }, 0); };
+		try {
+			window.requestAnimationFrame(later);
+		} catch (e) {
+			later();
+		}
+	} else {
+		drawQueue = null;
+		viewGroup.removeAttribute('aria-busy');
+	}
+}
+
+/* The frames by width in half-octave buckets, widest first, in one pass
+ * (stable: faded ancestors, then the zoomed frame, lead). */
+function widestFirst(queue) {
+	var buckets = [];
+	for (var q = 0; q < queue.length; q++) {
+		var w = queue[q][1][3];
+		var b = w >= 4096 ? 0 : w > 0 ? Math.min(64, Math.floor(2 * (12 - Math.log2(w)))) : 64;
+		(buckets[b] || (buckets[b] = [])).push(queue[q]);
+	}
+	var out = [];
+	for (var k = 0; k < buckets.length; k++) {
+		if (buckets[k]) {
+			for (q = 0; q < buckets[k].length; q++) {
+				out.push(buckets[k][q]);
+			}
+		}
+	}
+	return out;
+}
+
+/* Hides (or shows again) the writer's frames and their labels. */
+function showWriterFrames(shown) {
+	[framesGroup, labelLayer, zoomLabelLayer].forEach(function (el) {
+		el.classList.toggle('fg-behind', !shown);
+	});
+}
+
 function ensureViewLayer() {
 	if (viewGroup) {
 		return;
@@ -259,12 +341,15 @@ function renderView() {
 	}
 	ensureViewLayer();
 	var minPx = d.span > 0 ? Math.max(d.minwidth * fullWidth / d.span, 0) : 0;
-	var graphTop = Infinity;
-	for (var q = 0; q < N; q++) {
-		graphTop = Math.min(graphTop, y0[q] - (inverted ? 0 : 1));
-	}
-	if (!isFinite(graphTop)) {
-		graphTop = 3 * fontSize;
+	var q;
+	if (isNaN(graphTop)) {
+		graphTop = Infinity;
+		for (q = 0; q < N; q++) {
+			graphTop = Math.min(graphTop, y0[q] - (inverted ? 0 : 1));
+		}
+		if (!isFinite(graphTop)) {
+			graphTop = 3 * fontSize;
+		}
 	}
 	var ypad2 = 2 * fontSize + 10;
 	var sections = [];
@@ -282,7 +367,9 @@ function renderView() {
 		var z = view.zoom[0] >= 0 && view.zoom[0] < base.name.length ? view.zoom[0] : 0;
 		sections.push(layoutSection(base, z, view.weight, d, minPx));
 		sections[0].tree = base;
-		info = view.fn !== null ? 'No function named ' + view.fn : '';
+		info = view.fn === null ? '' : d.otherAll > 0 ?
+			view.fn + ' is not in the view data: if it is in the profile, the view data budget left all of its frames out (among the samples in "other")' :
+			'No function named ' + view.fn;
 	}
 	var extras = [];
 	if (view.hide !== null) {
@@ -303,8 +390,7 @@ function renderView() {
 	var rowsNeeded = sections.length === 1 ? sections[0].depth + 1 :
 		sections[0].depth + sections[1].depth + 3;
 	var height = Math.max(origHeight, graphTop + rowsNeeded * frameHeight + ypad2);
-	var parts = [];
-	viewFrames = [];
+	var queue = [];
 	var s0 = sections[0];
 	for (q = 0; q < s0.frames.length; q++) {
 		var f = s0.frames[q];
@@ -316,21 +402,24 @@ function renderView() {
 		} else {
 			y = height - ypad2 - (f[1] + 1) * frameHeight + 1;
 		}
-		frameMarkup(parts, s0.tree, f, y, d, 0);
+		queue.push([s0.tree, f, y, 0]);
 	}
 	if (sections.length === 2) {
 		var s1 = sections[1];
 		var top = graphTop + (s0.depth + 2) * frameHeight + 1;
 		for (q = 0; q < s1.frames.length; q++) {
-			frameMarkup(parts, s1.tree, s1.frames[q], top + s1.frames[q][1] * frameHeight, d, 1);
+			queue.push([s1.tree, s1.frames[q], top + s1.frames[q][1] * frameHeight, 1]);
 		}
 	}
 	setViewHeight(height);
 	setViewInfo(info);
-	setViewMarkup(parts.join(''));
-	framesGroup.classList.add('hide');
-	labelLayer.classList.add('hide');
-	zoomLabelLayer.classList.add('hide');
+	queue = widestFirst(queue);
+	drawGen++;
+	drawQueue = queue;
+	viewFrames = [];
+	setViewMarkup(queueMarkup(queue, 0, Math.min(queue.length, DRAW_FIRST), d));
+	scheduleBatches();
+	showWriterFrames(false);
 	viewShown = true;
 	showElement(unzoomEl, view.zoom[0] >= 0 || view.zoom[1] >= 0);
 	markButtons();
@@ -339,25 +428,28 @@ function renderView() {
 
 function setViewMarkup(markup) {
 	viewIndex = new Map();
+	viewFocus = -1;
+	viewGroup.textContent = '';
+	appendViewMarkup(markup, 0);
+}
+
+/* Parses markup at the end of the view; from: the index of its first frame. */
+function appendViewMarkup(markup, from) {
 	try {
-		viewGroup.innerHTML = markup;
+		viewGroup.insertAdjacentHTML('beforeend', markup);
 	} catch (e) {
 		/* no XML fragment parsing: parse the markup as a document */
 		var doc = new DOMParser().parseFromString('<g xmlns="' + SVG_NS + '">' + markup + '</g>',
 			'image/svg+xml');
-		viewGroup.textContent = '';
-		viewGroup.appendChild(document.importNode(doc.documentElement, true));
-		var moved = viewGroup.firstChild;
+		var moved = document.importNode(doc.documentElement, true);
 		while (moved.firstChild) {
 			viewGroup.appendChild(moved.firstChild);
 		}
-		viewGroup.removeChild(moved);
 	}
 	var kids = viewGroup.children;
-	for (var q = 0; q < kids.length; q++) {
+	for (var q = from; q < kids.length; q++) {
 		viewIndex.set(kids[q], q);
 	}
-	viewFocus = -1;
 }
 
 /* ---- keyboard focus in a drawn view: by geometry, as the eye moves ---- */
@@ -450,6 +542,9 @@ function leaveView() {
 		return;
 	}
 	viewShown = false;
+	drawGen++;
+	drawQueue = null;
+	viewGroup.removeAttribute('aria-busy');
 	viewGroup.textContent = '';
 	viewFrames = [];
 	viewIndex = new Map();
@@ -457,9 +552,7 @@ function leaveView() {
 	svg.setAttribute('height', fmt(origHeight));
 	svg.setAttribute('viewBox', '0 0 ' + fmt(svgWidth) + ' ' + fmt(origHeight));
 	setViewHeight(origHeight);
-	framesGroup.classList.remove('hide');
-	labelLayer.classList.remove('hide');
-	zoomLabelLayer.classList.remove('hide');
+	showWriterFrames(true);
 	showElement(unzoomEl, zoomed >= 0);
 	markButtons();
 	updateUrl(viewUrl());
@@ -561,8 +654,7 @@ function frameNode(d, base, f) {
 	var node = 0;
 	for (var q = path.length - 1; q >= 0 && node >= 0; q--) {
 		var nm = d.nameIndex.get(path[q]);
-		var c = nm === undefined ? undefined : base.index.get(node * 1048576 + nm);
-		node = c === undefined ? -1 : c;
+		node = nm === undefined ? -1 : findChild(base, node, nm);
 	}
 	return node;
 }

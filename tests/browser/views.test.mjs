@@ -139,7 +139,7 @@ async function shot(page, name) {
 	await page.screenshot({ path: join(outDir, `view-${name}.png`) });
 }
 
-const graphShown = (page) => page.evaluate(() => !document.getElementById('frames').classList.contains('hide'));
+const graphShown = (page) => page.evaluate(() => !document.getElementById('frames').classList.contains('fg-behind'));
 
 if (pw.skip || renderer().kind !== 'fg-render') {
 	test('browser tests of the views', { skip: pw.skip || 'needs fg-render (view data)' }, () => {});
