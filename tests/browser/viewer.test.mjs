@@ -719,6 +719,15 @@ if (pw.skip) {
 					};
 					let text = await detailsShown('gone', goneInfo.title);
 					assert.ok(text.includes('only before') && text.includes('before 14'), text);
+					// The root says before and after as every other frame does.
+					const sides = [...own.values()].reduce((s, [b, a]) => [s[0] + b, s[1] + a], [0, 0]);
+					const rootInfo = await info(page, 'all');
+					const m = /^all \([0-9,]+ samples, 100%; before ([0-9,]+), after ([0-9,]+); [-+]?[0-9.]+%\)$/.exec(rootInfo.title);
+					assert.ok(m, rootInfo.title);
+					near(Number(m[1]), sides[0], 0.5, 'root before');
+					near(Number(m[2]), sides[1], 0.5, 'root after');
+					text = await detailsShown('all', rootInfo.title);
+					assert.ok(text.includes(`before ${m[1]}, after ${m[2]}`), text);
 					await page.screenshot({ path: join(outDir, `diff-union-${width}.png`) });
 					text = await detailsShown('new_path', newInfo.title);
 					assert.ok(text.includes('only after') && text.includes('after 7'), text);

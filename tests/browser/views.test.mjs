@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { cleanup, launch, loadPlaywright, parseFolded, render, renderer } from './helpers.mjs';
+import { bigFolded, cleanup, launch, loadPlaywright, parseFolded, render, renderer } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outDir = join(here, 'out');
@@ -353,6 +353,70 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 				await page.keyboard.press('Escape');
 				await page.keyboard.press('Escape');
 				assert.equal(await graphShown(page), true);
+			});
+		});
+
+		test('?fn= of a function the budget left out says so, never that it does not exist', async () => {
+			const small = render('budget-fn', FOLDED, { extra: ['--view-nodes', '4'] });
+			await withPage(`${small.url}?fn=lex`, async (page) => {
+				const info = await page.textContent('#fg-view-info');
+				assert.doesNotMatch(info, /No function named/, info);
+				assert.match(info, /^lex is not in the view data: .*budget left all of its frames out.*"other"/, info);
+			});
+			// without a budget a name in no stack does not exist
+			await withPage(`${svg.url}?fn=nosuch`, async (page) => {
+				assert.match(await page.textContent('#fg-view-info'), /^No function named nosuch/);
+			});
+		});
+
+		test('a search typed in the prompt is guarded against backtracking as a link\'s is, and a hide term too', async () => {
+			// "m.*.*n" as a regex matches main; it could backtrack, so it is plain text
+			for (const url of [svg.url, `${svg.url}?s=${encodeURIComponent('m.*.*n')}`]) {
+				await withPage(url, async (page, { answers }) => {
+					if (url === svg.url) {
+						answers.push('m.*.*n');
+						await page.keyboard.press('/');
+					}
+					assert.match(await page.textContent('#matched'), /\(0 frames\)$/, url);
+					answers.push('m.*.*n');
+					await page.keyboard.press('h');
+					const frames = await readView(page);
+					assert.ok(frames.some((f) => f.name === 'main'), 'the hide term is plain text too: main stays');
+				});
+			}
+			// a plain regex still works typed
+			await withPage(svg.url, async (page, { answers }) => {
+				answers.push('^ma.n$');
+				await page.keyboard.press('/');
+				assert.match(await page.textContent('#matched'), /\(1 frame\)$/);
+			});
+		});
+
+		test('a large view draws widest first in batches and ends complete and exact', async () => {
+			const big = bigFolded(5000);
+			const lines = parseFolded(big);
+			const large = render('views-large', big);
+			await withPage(`${large.url}`, async (page) => {
+				const busy = await page.evaluate(() => {
+					document.dispatchEvent(new KeyboardEvent('keydown', { key: 'w', bubbles: true }));
+					const g = document.getElementById('fg-view');
+					const first = [...g.children].map((c) => Number(c.querySelector('rect').getAttribute('width')));
+					return { busy: g.getAttribute('aria-busy'), count: first.length, sorted: first.every((w, k) => k === 0 || w <= first[k - 1] * Math.SQRT2 + 0.1) };
+				});
+				assert.equal(busy.busy, 'true', 'more frames follow');
+				assert.ok(busy.count > 0 && busy.count < 5000, `${busy.count} frames drawn at once`);
+				assert.ok(busy.sorted, 'widest first');
+				await page.waitForFunction(() => !document.getElementById('fg-view').hasAttribute('aria-busy'));
+				const frames = await readView(page);
+				const root = frames.find((x) => x.name === 'all');
+				assert.deepEqual(viewMultiset(frames, root.y, -1), treeFrames(lines), 'every frame, exact');
+				await shot(page, 'large-weight');
+				// a toggle while batches are pending cancels them: no stray frames
+				await page.keyboard.press('w');
+				await page.keyboard.press('r');
+				await page.waitForFunction(() => !document.getElementById('fg-view').hasAttribute('aria-busy'));
+				const again = await readView(page);
+				assert.deepEqual(viewMultiset(again, again.find((x) => x.name === 'all').y, -1), treeFrames(hideAndCollapse(lines, null, true)));
 			});
 		});
 
