@@ -9,11 +9,12 @@
 // FG_RENDER picks the renderer as in tests/browser.
 //
 // Each action is timed from the event's dispatch until the browser has
-// painted the result (a requestAnimationFrame callback registered before
-// the action queues a task, which runs after that frame's rendering), as
-// bench/zoom.mjs does; the median of 5 rounds. Not a test: figures are
-// noisy on a shared machine.
+// painted the result ("painted" of bench/timing.mjs) and, for a view drawn
+// in batches, until its last batch is drawn; the median of ROUNDS (7)
+// rounds. Load is timed with and without JavaScript. Not a test: figures
+// are noisy on a shared machine.
 import { cleanup, launch, loadPlaywright, render } from '../tests/browser/helpers.mjs';
+import { installTiming, median } from './timing.mjs';
 
 // A random tree of n nodes: each new node hangs below a recent one (deep
 // stacks), names from 5,000 functions with some recursion; own samples
@@ -53,6 +54,7 @@ function syntheticFolded(n) {
 
 const nodes = Number(process.argv[2] || 200000);
 const extra = process.argv.slice(3);
+const ROUNDS = Number(process.env.ROUNDS || 7);
 const pw = await loadPlaywright();
 if (pw.skip) {
 	console.log(`skipped: ${pw.skip}`);
@@ -62,17 +64,37 @@ const t0 = Date.now();
 const svg = render('views-bench', syntheticFolded(nodes), { extra });
 const renderMs = Date.now() - t0;
 const browser = await launch(pw.chromium);
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 try {
-	const loads = [];
+	// Load: to the load event (goto), and to the first frame after it;
+	// without JavaScript too: what the browser alone needs for the
+	// writer's frames, which no viewer change can make faster.
+	const loads = { js: [], jsFrame: [], plain: [], index: [], data: [] };
 	let page;
-	for (let round = 0; round < 5; round++) {
+	for (let round = 0; round < ROUNDS; round++) {
+		const plain = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1240, height: 900 } });
+		const p0 = await plain.newPage();
+		const n0 = Date.now();
+		await p0.goto(svg.url);
+		loads.plain.push(Date.now() - n0);
+		await plain.close();
 		if (page) await page.close();
 		page = await browser.newPage({ viewport: { width: 1240, height: 900 } });
 		const l0 = Date.now();
 		await page.goto(svg.url);
+		loads.js.push(Date.now() - l0);
 		await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
-		loads.push(Date.now() - l0);
+		loads.jsFrame.push(Date.now() - l0);
+		// the index of the frames and the decoded view data, built when idle
+		const marks = await page.evaluate(() => new Promise((resolve) => {
+			const poll = () => {
+				const at = (name) => (performance.getEntriesByName(name)[0] || {}).startTime;
+				if (at('fg-data') === undefined && performance.now() < 20000) setTimeout(poll, 20);
+				else resolve([at('fg-index'), at('fg-data'), performance.getEntriesByType('navigation')[0].loadEventEnd]);
+			};
+			poll();
+		}));
+		loads.index.push(marks[0] - marks[2]);
+		loads.data.push(marks[1] - marks[2]);
 	}
 	const errors = [];
 	page.on('pageerror', (e) => errors.push(e.message));
@@ -82,33 +104,32 @@ try {
 		return { frames: document.querySelectorAll('#frames rect').length, dataNodes: m ? Number(m[1]) : 0,
 			bytes: new XMLSerializer().serializeToString(document).length };
 	});
+	await installTiming(page);
 	await page.evaluate(() => {
-		window.fgTime = (action) => new Promise((resolve) => {
-			let t0 = 0;
-			requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-			t0 = performance.now();
-			action();
-		});
-		window.fgKey = (key) => document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
-		window.fgSettle = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
+		// the hide prompt answers fgAnswer
+		window.prompt = () => window.fgAnswer;
 		// the function of the 20th widest frame; a frame with narrow children left out
 		const rects = Array.from(document.querySelectorAll('#frames rect'))
 			.sort((a, b) => b.getAttribute('width') - a.getAttribute('width'));
 		window.fgHover = rects[Math.min(20, rects.length - 1)];
 		window.fgDeep = rects.find((r) => Number(r.getAttribute('width')) < 2 && Number(r.getAttribute('width')) > 0.5) || rects[rects.length - 1];
 	});
+	// [painted, complete] per round: complete is when a view drawn in
+	// batches has its last frame (the same as painted for other actions).
 	const time = async (setup, action, undo) => {
 		const out = [];
-		for (let round = 0; round < 5; round++) {
+		for (let round = 0; round < ROUNDS; round++) {
 			out.push(await page.evaluate(async ([s, a, u]) => {
 				/* eslint-disable no-eval */
 				await eval(s);
 				await window.fgSettle();
 				const ms = await window.fgTime(() => eval(a));
+				const complete = Math.max(ms[1], await window.fgComplete());
 				await window.fgSettle();
 				await eval(u);
+				await window.fgComplete();
 				await window.fgSettle();
-				return ms;
+				return [ms[1], complete];
 			}, [setup, action, undo]));
 		}
 		return out;
@@ -117,6 +138,7 @@ try {
 		'table (t)': await time('0', 'fgKey("t")', 'fgKey("t")'),
 		'function view (hover, f)': await time(
 			'fgHover.dispatchEvent(new MouseEvent("mouseover", {bubbles: true}))', 'fgKey("f")', 'fgKey("Escape")'),
+		'hide toggle (h, /alloc/)': await time('window.fgAnswer = "alloc"', 'fgKey("h")', 'window.fgAnswer = ""; fgKey("h")'),
 		'recursion toggle (r)': await time('0', 'fgKey("r")', 'fgKey("r")'),
 		'weight order (w)': await time('0', 'fgKey("w")', 'fgKey("w")'),
 		'deep zoom (click a 0.5-2 px frame)': await time('0',
@@ -124,9 +146,18 @@ try {
 	};
 	console.log(`profile: ${nodes} nodes; SVG ${info.bytes} bytes by fg-render in ${renderMs} ms; ` +
 		`${info.frames} drawn frames, ${info.dataNodes} nodes of view data`);
-	console.log(`load to interactive (goto + first frame), median of 5: ${median(loads)} ms (${loads.join(' ')})`);
+	const list = (v) => v.map((x) => x.toFixed(0)).join(' ');
+	console.log(`load to interactive (goto + first frame), median of ${ROUNDS}: ${median(loads.jsFrame)} ms (${list(loads.jsFrame)})`);
+	console.log(`  goto alone ${median(loads.js)} ms; without JavaScript (the browser alone) ${median(loads.plain)} ms (${list(loads.plain)})`);
+	if (loads.index.every((x) => !isNaN(x))) {
+		console.log(`  after the load event, when idle: frame index built by ${median(loads.index).toFixed(0)} ms, ` +
+			`view data decoded by ${median(loads.data).toFixed(0)} ms`);
+	}
 	for (const [what, v] of Object.entries(results)) {
-		console.log(`${what}: median ${median(v).toFixed(1)} ms (${v.map((x) => x.toFixed(0)).join(' ')})`);
+		const painted = v.map((x) => x[0]);
+		const complete = v.map((x) => x[1]);
+		const batches = complete.some((c, k) => c > painted[k]) ? `; complete (last batch drawn) ${median(complete).toFixed(1)} ms` : '';
+		console.log(`${what}: painted, median ${median(painted).toFixed(1)} ms (${list(painted)})${batches}`);
 	}
 	if (errors.length) {
 		console.log(`page errors: ${errors.join('; ')}`);

@@ -13,17 +13,12 @@
 // event dispatched on its rect, so the browser's own hit testing is not
 // measured), then restores the graph with Esc. The frames are the 1st, 2nd,
 // 4th, ..., 512th widest below the root: from big subtrees to small ones.
-// Reported, as medians, all from the moment the event is dispatched:
-// "handler": the click handler alone (performance.now() around
-// dispatchEvent); "painted": until the browser has run style, layout and
-// paint for the new view (a requestAnimationFrame callback, registered
-// just before the event, queues a task; the task runs after that frame's
-// rendering update); "next frame": until the following animation frame
-// starts (a second, nested requestAnimationFrame: an upper bound that
-// includes waiting for vsync, 16.7 ms per frame, and the viewer's URL
-// update, which it makes after the frame); and the same for the reset.
+// Reported, as medians, all from the moment the event is dispatched
+// (bench/timing.mjs): "handler", "painted" and "next frame", and the same
+// for the reset.
 import { readFileSync } from 'node:fs';
 import { bigFolded, cleanup, launch, loadPlaywright, readFrames, render, renderer } from '../tests/browser/helpers.mjs';
+import { installTiming, median } from './timing.mjs';
 
 // 40 stacks 500 frames deep: every frame is about 30 px wide, so each has
 // a label (the worst case for labels).
@@ -56,25 +51,9 @@ try {
 	await page.goto(svg.url);
 	const loadMs = Date.now() - l0;
 	const count = (await readFrames(page)).length;
-	// In the page: the timing helper and the targets. fgTime(action)
-	// resolves with [handler, painted, next frame] in ms. Its animation
-	// frame callback is registered before the action runs, so it runs
-	// before any callback the viewer registers, and its task before the
-	// viewer's (the URL update, which comes after the frame on purpose).
+	// In the page: the timing helper (bench/timing.mjs) and the targets.
+	await installTiming(page);
 	await page.evaluate(async () => {
-		window.fgTime = (action) => new Promise((resolve) => {
-			let t0 = 0;
-			let handler = 0;
-			requestAnimationFrame(() => {
-				let done = -1;
-				setTimeout(() => { done = performance.now(); }, 0);
-				requestAnimationFrame(() => resolve([handler, (done < 0 ? performance.now() : done) - t0, performance.now() - t0]));
-			});
-			t0 = performance.now();
-			action();
-			handler = performance.now() - t0;
-		});
-		window.fgSettle = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
 		const rects = Array.from(document.querySelectorAll('#frames rect'))
 			.sort((a, b) => b.getAttribute('width') - a.getAttribute('width'));
 		window.fgTargets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512].map((k) => rects[Math.min(k, rects.length - 1)]);
@@ -103,10 +82,6 @@ try {
 		result.resetPaint.push(reset[1]);
 		result.resetFrame.push(reset[2]);
 	}
-	const median = (a) => {
-		const s = [...a].sort((x, y) => x - y);
-		return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-	};
 	const ms = (v) => `${v.toFixed(1)} ms`;
 	console.log(`frames: ${count} (SVG by ${renderer().kind} in ${renderMs} ms, page load ${loadMs} ms)`);
 	console.log(`zoom, median of ${result.handler.length} clicks: handler ${ms(median(result.handler))}, ` +

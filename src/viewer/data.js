@@ -162,13 +162,29 @@ function nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameI
 	}
 }
 
-/* An empty derived tree whose root is named by name id rootName. Its
- * child index is a hash table in typed arrays (open addressing, linear
- * probing; slot -> node id + 1) keyed by (parent, name): a Map keyed by
- * numbers beyond 2^31 costs several times as much per node. */
-function makeTree(rootName) {
-	return {name: [rootName], parent: [-1], self: [0], other: [0], total: [0],
-		kids: [[]], slots: new Int32Array(1024), sortedBy: null};
+/* An empty derived tree whose root is named by name id rootName, with
+ * room for about `room` nodes (it grows). A tree is n nodes in typed
+ * arrays (name id, parent, own, other and total samples; their length is
+ * the capacity, not n) and each node's children. Its child index is a
+ * hash table in typed arrays (open addressing, linear probing; slot ->
+ * node id + 1) keyed by (parent, name): a Map keyed by numbers beyond 2^31
+ * costs several times as much per node. */
+function makeTree(rootName, room) {
+	var cap = Math.max(16, room);
+	var t = {n: 1, name: new Int32Array(cap), parent: new Int32Array(cap), self: new Float64Array(cap),
+		other: new Float64Array(cap), total: new Float64Array(cap), kids: [[]],
+		slots: new Int32Array(1 << Math.ceil(Math.log2(2 * cap + 2))), sortedBy: null};
+	t.name[0] = rootName;
+	t.parent[0] = -1;
+	return t;
+}
+
+function growTree(t) {
+	['name', 'parent', 'self', 'other', 'total'].forEach(function (key) {
+		var bigger = new t[key].constructor(2 * t[key].length);
+		bigger.set(t[key]);
+		t[key] = bigger;
+	});
 }
 
 function slotOf(t, p, nm) {
@@ -202,16 +218,16 @@ function childOf(t, p, nm) {
 	var s = slotOf(t, p, nm);
 	var c = t.slots[s] - 1;
 	if (c < 0) {
-		c = t.name.length;
-		t.name.push(nm);
-		t.parent.push(p);
-		t.self.push(0);
-		t.other.push(0);
-		t.total.push(0);
+		c = t.n++;
+		if (c === t.name.length) {
+			growTree(t);
+		}
+		t.name[c] = nm;
+		t.parent[c] = p;
 		t.kids.push([]);
 		t.kids[p].push(c);
 		t.slots[s] = c + 1;
-		if (2 * t.name.length > t.slots.length) {
+		if (2 * t.n > t.slots.length) {
 			var old = t.slots;
 			t.slots = new Int32Array(2 * old.length);
 			for (var q = 0; q < old.length; q++) {
@@ -227,10 +243,10 @@ function childOf(t, p, nm) {
 /* Totals from own and other counts, children before parents. */
 function sumTotals(t) {
 	var q;
-	for (q = 0; q < t.name.length; q++) {
+	for (q = 0; q < t.n; q++) {
 		t.total[q] = t.self[q] + t.other[q];
 	}
-	for (q = t.name.length - 1; q > 0; q--) {
+	for (q = t.n - 1; q > 0; q--) {
 		t.total[t.parent[q]] += t.total[q];
 	}
 	return t;
@@ -250,10 +266,10 @@ function baseTree(d, hideRe, rec) {
 				kids[d.parent[i]].push(i);
 			}
 		}
-		return {name: d.nameId, parent: d.parent, self: d.self, other: d.other, total: d.total,
+		return {n: d.n, name: d.nameId, parent: d.parent, self: d.self, other: d.other, total: d.total,
 			kids: kids, slots: null, sortedBy: null};
 	}
-	var t = makeTree(0);
+	var t = makeTree(0, d.n);
 	var hidden = new Uint8Array(d.names.length);
 	if (hideRe) {
 		for (var q = 1; q < d.names.length; q++) {
@@ -276,8 +292,8 @@ function baseTree(d, hideRe, rec) {
 
 /* For each node of t: whether an ancestor (not itself) is named nm. */
 function ancestorNamed(t, nm) {
-	var anc = new Uint8Array(t.name.length);
-	for (var q = 1; q < t.name.length; q++) {
+	var anc = new Uint8Array(t.n);
+	for (var q = 1; q < t.n; q++) {
 		var p = t.parent[q];
 		anc[q] = p > 0 && (anc[p] || t.name[p] === nm) ? 1 : 0;
 	}
@@ -289,10 +305,10 @@ function ancestorNamed(t, nm) {
  * merged by path, rooted at nm. Counts are exact: a path's count is the
  * samples in which it occurs above an outermost nm. */
 function calleeTree(t, nm) {
-	var c = makeTree(nm);
+	var c = makeTree(nm, 1024);
 	var anc = ancestorNamed(t, nm);
-	var map = new Int32Array(t.name.length).fill(-1);
-	for (var q = 1; q < t.name.length; q++) {
+	var map = new Int32Array(t.n).fill(-1);
+	for (var q = 1; q < t.n; q++) {
 		if (t.name[q] === nm && !anc[q]) {
 			map[q] = 0;
 		} else if (map[t.parent[q]] >= 0) {
@@ -310,9 +326,9 @@ function calleeTree(t, nm) {
  * to the root's child, weighted by that occurrence's total, rooted at nm
  * (the path toward the root drawn outward from nm). */
 function callerTree(t, nm) {
-	var c = makeTree(nm);
+	var c = makeTree(nm, 1024);
 	var anc = ancestorNamed(t, nm);
-	for (var q = 1; q < t.name.length; q++) {
+	for (var q = 1; q < t.n; q++) {
 		if (t.name[q] !== nm || anc[q]) {
 			continue;
 		}
@@ -325,10 +341,10 @@ function callerTree(t, nm) {
 		}
 	}
 	/* self: what ends there (no further caller) */
-	for (q = 0; q < c.name.length; q++) {
+	for (q = 0; q < c.n; q++) {
 		c.self[q] = c.total[q];
 	}
-	for (q = 1; q < c.name.length; q++) {
+	for (q = 1; q < c.n; q++) {
 		c.self[c.parent[q]] -= c.total[q];
 	}
 	return c;
@@ -413,7 +429,7 @@ function sortedKids(t, q, byWeight, names) {
 	var key = byWeight ? 'w' : 'n';
 	if (t.sortedBy !== key) {
 		t.sortedBy = key;
-		t.sortedDone = new Uint8Array(t.name.length);
+		t.sortedDone = new Uint8Array(t.n);
 	}
 	var kids = t.kids[q];
 	if (!t.sortedDone[q]) {

@@ -2,7 +2,8 @@
  * draw.js - the frames the writer drew: their index, labels, zoom, the
  * details line and the keyboard focus.
  *
- * Design. At load, every frame is read once into flat arrays: name, count
+ * Design. Once (ensureIndex: on the first event that needs it, or when the
+ * page is first idle), every frame is read into flat arrays: name, count
  * (parsed from the <title>, so sums are exact), original geometry, depth
  * (from the distinct rect y values) and the frame tree, which is recovered
  * from geometry: the parent of a frame is the frame of the row below (above
@@ -27,22 +28,188 @@
 
 /* ---- the frame table -------------------------------------------------- */
 
-var rectList = framesGroup.getElementsByTagNameNS(SVG_NS, 'rect');
-var N = rectList.length;
-var els = new Array(N);
-var rects = new Array(N);
-var texts = new Array(N);
-var names = new Array(N);
-var titles = new Array(N);
-var xStr = new Array(N);
-var yStr = new Array(N);
-var wStr = new Array(N);
-var x0 = new Float64Array(N);
-var y0 = new Float64Array(N);
-var w0 = new Float64Array(N);
-var count = new Float64Array(N);
-var isLink = new Uint8Array(N);
-var indexOf = new Map();
+var N, els, rects, texts, names, titles, xStr, yStr, wStr, x0, y0, w0, count, isLink;
+var indexOf, depth, rows, rowPos, parent, firstChild, root, total, self, size, pre, order, labelY;
+var fittedWidth, fitted, minX, mark;
+var indexed = false;
+
+/* Builds the index (and moves the labels, below) once, on the first event
+ * that needs it or when the page is first idle: the page shows and answers
+ * before the 20,000 frames of a large graph are read. */
+function ensureIndex() {
+	if (!indexed) {
+		indexed = true;
+		buildIndex();
+		try {
+			performance.mark('fg-index');
+		} catch (e) {
+			/* no user timing */
+		}
+	}
+}
+
+function buildIndex() {
+	var rectList = framesGroup.getElementsByTagNameNS(SVG_NS, 'rect');
+	N = rectList.length;
+	els = new Array(N);
+	rects = new Array(N);
+	texts = new Array(N);
+	names = new Array(N);
+	titles = new Array(N);
+	xStr = new Array(N);
+	yStr = new Array(N);
+	wStr = new Array(N);
+	x0 = new Float64Array(N);
+	y0 = new Float64Array(N);
+	w0 = new Float64Array(N);
+	count = new Float64Array(N);
+	isLink = new Uint8Array(N);
+	indexOf = new Map();
+
+	var i, j, k;
+	for (i = 0; i < N; i++) {
+		readFrame(i, rectList[i]);
+	}
+
+	/* Rows: one per distinct y, depth 0 at the bottom (top when inverted). */
+	var rowKeys = [];
+	var rowOfKey = new Map();
+	depth = new Int32Array(N);
+	for (i = 0; i < N; i++) {
+		k = Math.round(y0[i] * 10);
+		if (!rowOfKey.has(k)) {
+			rowOfKey.set(k, 0);
+			rowKeys.push(k);
+		}
+	}
+	rowKeys.sort(function (a, b) { return inverted ? a - b : b - a; });
+	for (i = 0; i < rowKeys.length; i++) {
+		rowOfKey.set(rowKeys[i], i);
+	}
+	rows = [];
+	for (i = 0; i < rowKeys.length; i++) {
+		rows.push([]);
+	}
+	for (i = 0; i < N; i++) {
+		depth[i] = rowOfKey.get(Math.round(y0[i] * 10));
+		rows[depth[i]].push(i);
+	}
+	rowPos = new Int32Array(N);
+	for (var d = 0; d < rows.length; d++) {
+		rows[d].sort(byX);
+		for (j = 0; j < rows[d].length; j++) {
+			rowPos[rows[d][j]] = j;
+		}
+	}
+
+	/* The parent is the last frame of the row below starting at or before the
+	 * child whose interval still holds the child. */
+	parent = new Int32Array(N).fill(-1);
+	firstChild = new Int32Array(N).fill(-1);
+	for (d = 1; d < rows.length; d++) {
+		for (j = 0; j < rows[d].length; j++) {
+			var c = rows[d][j];
+			var p = findParent(c, rows[d - 1]);
+			parent[c] = p;
+			if (p >= 0 && firstChild[p] < 0) {
+				firstChild[p] = c;
+			}
+		}
+	}
+
+	/* Totals: depth-0 frames (normally only "all"). Untitled counts fall back
+	 * to the frame's share of the root's width. */
+	root = -1;
+	total = 0;
+	if (rows.length) {
+		for (j = 0; j < rows[0].length; j++) {
+			if (root < 0 || w0[rows[0][j]] > w0[root]) {
+				root = rows[0][j];
+			}
+		}
+	}
+	for (i = 0; i < N; i++) {
+		if (isNaN(count[i])) {
+			count[i] = root >= 0 && !isNaN(count[root]) && w0[root] > 0 ?
+				Math.round(count[root] * w0[i] / w0[root]) : w0[i];
+		}
+	}
+	if (rows.length) {
+		for (j = 0; j < rows[0].length; j++) {
+			total += count[rows[0][j]];
+		}
+	}
+
+	/* Self counts and subtree sizes, deepest row first. */
+	self = Float64Array.from(count);
+	size = new Int32Array(N).fill(1);
+	for (d = rows.length - 1; d > 0; d--) {
+		for (j = 0; j < rows[d].length; j++) {
+			c = rows[d][j];
+			if (parent[c] >= 0) {
+				self[parent[c]] -= count[c];
+				size[parent[c]] += size[c];
+			}
+		}
+	}
+	for (i = 0; i < N; i++) {
+		if (self[i] < 0) {
+			self[i] = 0;
+		}
+	}
+
+	/* Pre-order: pre[i] is the position of frame i in order[]; the subtree of
+	 * i is order[pre[i] .. pre[i] + size[i] - 1]. Children of p are the frames
+	 * of the next row from firstChild[p] on while their parent is p. */
+	pre = new Int32Array(N);
+	order = new Int32Array(N);
+	var next = 0;
+	var stack = [];
+	for (d = 0; d < rows.length; d++) {
+		for (j = rows[d].length - 1; j >= 0; j--) {
+			if (parent[rows[d][j]] < 0) {
+				stack.push(rows[d][j]);
+			}
+		}
+		while (stack.length) {
+			var f = stack.pop();
+			pre[f] = next;
+			order[next++] = f;
+			var kids = childrenOf(f);
+			for (k = kids.length - 1; k >= 0; k--) {
+				stack.push(kids[k]);
+			}
+		}
+	}
+
+	/* ---- layers -------------------------------------------------------------- */
+
+	/* A zoom scales #frames horizontally, and text under a scale would be
+	 * stretched (and re-shaped by the browser at every zoom), so the labels
+	 * leave the frames: the writer's labels move, once, to #fg-labels, which
+	 * stays unscaled and is hidden while zoomed; the labels of a zoom are drawn
+	 * in #fg-zoom-labels from a pool of <text> elements. Both follow #frames. */
+	labelY = new Array(N);
+	for (i = 0; i < N; i++) {
+		if (texts[i]) {
+			labelY[i] = texts[i].getAttribute('y');
+			labelLayer.appendChild(texts[i]);
+		} else {
+			labelY[i] = fmt(y0[i] + (frameHeight - 1) / 2 + 3);
+		}
+	}
+	framesGroup.parentNode.insertBefore(zoomLabelLayer, framesGroup.nextSibling);
+	framesGroup.parentNode.insertBefore(labelLayer, zoomLabelLayer);
+	framesGroup.parentNode.insertBefore(zoomLabelLayer, framesGroup.nextSibling);
+	framesGroup.parentNode.insertBefore(labelLayer, zoomLabelLayer);
+	fittedWidth = new Float64Array(N).fill(-1);
+	fitted = new Array(N);
+	minX = Infinity;
+	for (i = 0; i < N; i++) {
+		minX = Math.min(minX, x0[i]);
+	}
+	mark = new Uint8Array(N);
+}
 
 function childByName(el, localName) {
 	for (var c = el.firstElementChild; c; c = c.nextElementSibling) {
@@ -94,49 +261,10 @@ function readFrame(i, rect) {
 	indexOf.set(el, i);
 }
 
-var i, j, k;
-for (i = 0; i < N; i++) {
-	readFrame(i, rectList[i]);
-}
-
-/* Rows: one per distinct y, depth 0 at the bottom (top when inverted). */
-var rowKeys = [];
-var rowOfKey = new Map();
-var depth = new Int32Array(N);
-for (i = 0; i < N; i++) {
-	k = Math.round(y0[i] * 10);
-	if (!rowOfKey.has(k)) {
-		rowOfKey.set(k, 0);
-		rowKeys.push(k);
-	}
-}
-rowKeys.sort(function (a, b) { return inverted ? a - b : b - a; });
-for (i = 0; i < rowKeys.length; i++) {
-	rowOfKey.set(rowKeys[i], i);
-}
-var rows = [];
-for (i = 0; i < rowKeys.length; i++) {
-	rows.push([]);
-}
-for (i = 0; i < N; i++) {
-	depth[i] = rowOfKey.get(Math.round(y0[i] * 10));
-	rows[depth[i]].push(i);
-}
 function byX(a, b) {
 	return x0[a] - x0[b] || w0[a] - w0[b];
 }
-var rowPos = new Int32Array(N);
-for (var d = 0; d < rows.length; d++) {
-	rows[d].sort(byX);
-	for (j = 0; j < rows[d].length; j++) {
-		rowPos[rows[d][j]] = j;
-	}
-}
 
-/* The parent is the last frame of the row below starting at or before the
- * child whose interval still holds the child. */
-var parent = new Int32Array(N).fill(-1);
-var firstChild = new Int32Array(N).fill(-1);
 function findParent(c, row) {
 	var lo = 0;
 	var hi = row.length - 1;
@@ -158,81 +286,7 @@ function findParent(c, row) {
 	}
 	return -1;
 }
-for (d = 1; d < rows.length; d++) {
-	for (j = 0; j < rows[d].length; j++) {
-		var c = rows[d][j];
-		var p = findParent(c, rows[d - 1]);
-		parent[c] = p;
-		if (p >= 0 && firstChild[p] < 0) {
-			firstChild[p] = c;
-		}
-	}
-}
 
-/* Totals: depth-0 frames (normally only "all"). Untitled counts fall back
- * to the frame's share of the root's width. */
-var root = -1;
-var total = 0;
-if (rows.length) {
-	for (j = 0; j < rows[0].length; j++) {
-		if (root < 0 || w0[rows[0][j]] > w0[root]) {
-			root = rows[0][j];
-		}
-	}
-}
-for (i = 0; i < N; i++) {
-	if (isNaN(count[i])) {
-		count[i] = root >= 0 && !isNaN(count[root]) && w0[root] > 0 ?
-			Math.round(count[root] * w0[i] / w0[root]) : w0[i];
-	}
-}
-if (rows.length) {
-	for (j = 0; j < rows[0].length; j++) {
-		total += count[rows[0][j]];
-	}
-}
-
-/* Self counts and subtree sizes, deepest row first. */
-var self = Float64Array.from(count);
-var size = new Int32Array(N).fill(1);
-for (d = rows.length - 1; d > 0; d--) {
-	for (j = 0; j < rows[d].length; j++) {
-		c = rows[d][j];
-		if (parent[c] >= 0) {
-			self[parent[c]] -= count[c];
-			size[parent[c]] += size[c];
-		}
-	}
-}
-for (i = 0; i < N; i++) {
-	if (self[i] < 0) {
-		self[i] = 0;
-	}
-}
-
-/* Pre-order: pre[i] is the position of frame i in order[]; the subtree of
- * i is order[pre[i] .. pre[i] + size[i] - 1]. Children of p are the frames
- * of the next row from firstChild[p] on while their parent is p. */
-var pre = new Int32Array(N);
-var order = new Int32Array(N);
-var next = 0;
-var stack = [];
-for (d = 0; d < rows.length; d++) {
-	for (j = rows[d].length - 1; j >= 0; j--) {
-		if (parent[rows[d][j]] < 0) {
-			stack.push(rows[d][j]);
-		}
-	}
-	while (stack.length) {
-		var f = stack.pop();
-		pre[f] = next;
-		order[next++] = f;
-		var kids = childrenOf(f);
-		for (k = kids.length - 1; k >= 0; k--) {
-			stack.push(kids[k]);
-		}
-	}
-}
 function childrenOf(f) {
 	var out = [];
 	var c = firstChild[f];
@@ -246,28 +300,12 @@ function childrenOf(f) {
 	return out;
 }
 
-/* ---- layers -------------------------------------------------------------- */
+/* ---- layers ---- (filled by buildIndex) */
 
-/* A zoom scales #frames horizontally, and text under a scale would be
- * stretched (and re-shaped by the browser at every zoom), so the labels
- * leave the frames: the writer's labels move, once, to #fg-labels, which
- * stays unscaled and is hidden while zoomed; the labels of a zoom are drawn
- * in #fg-zoom-labels from a pool of <text> elements. Both follow #frames. */
 var labelLayer = document.createElementNS(SVG_NS, 'g');
 var zoomLabelLayer = document.createElementNS(SVG_NS, 'g');
 labelLayer.setAttribute('id', 'fg-labels');
 zoomLabelLayer.setAttribute('id', 'fg-zoom-labels');
-var labelY = new Array(N);
-for (i = 0; i < N; i++) {
-	if (texts[i]) {
-		labelY[i] = texts[i].getAttribute('y');
-		labelLayer.appendChild(texts[i]);
-	} else {
-		labelY[i] = fmt(y0[i] + (frameHeight - 1) / 2 + 3);
-	}
-}
-framesGroup.parentNode.insertBefore(zoomLabelLayer, framesGroup.nextSibling);
-framesGroup.parentNode.insertBefore(labelLayer, zoomLabelLayer);
 
 /* ---- labels -------------------------------------------------------------- */
 
@@ -389,8 +427,6 @@ function textWidth(s) {
 }
 
 /* The last fitted label of each frame, for the width it was fitted to. */
-var fittedWidth = new Float64Array(N).fill(-1);
-var fitted = new Array(N);
 
 function labelOf(f, w) {
 	if (fittedWidth[f] !== w) {
@@ -420,12 +456,7 @@ function labelOf(f, w) {
  * EXACT_RATIO px wide: few frames. The reset restores the writer's
  * attributes. */
 var EXACT_RATIO = 100;
-var minX = Infinity;
-for (i = 0; i < N; i++) {
-	minX = Math.min(minX, x0[i]);
-}
 var rebased = [];
-var mark = new Uint8Array(N);
 var marked = [];
 var PARENT = 1;
 var HIDE = 2;

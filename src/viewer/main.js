@@ -14,18 +14,21 @@ function frameOf(node) {
 }
 
 framesGroup.addEventListener('mouseover', function (e) {
+	ensureIndex();
 	var f = frameOf(e.target);
 	if (f >= 0) {
 		showDetails(f);
 	}
 });
 framesGroup.addEventListener('mouseout', function (e) {
+	ensureIndex();
 	var f = frameOf(e.target);
 	if (f >= 0 && frameOf(e.relatedTarget) !== f) {
 		clearDetails();
 	}
 });
 framesGroup.addEventListener('click', function (e) {
+	ensureIndex();
 	var f = frameOf(e.target);
 	if (f < 0 || e.button !== 0) {
 		return;
@@ -46,14 +49,21 @@ framesGroup.addEventListener('click', function (e) {
 });
 if (unzoomEl) {
 	unzoomEl.addEventListener('click', function () {
+		ensureIndex();
 		resetZoom(-1);
 	});
 }
 if (searchEl) {
-	searchEl.addEventListener('click', promptSearch);
+	searchEl.addEventListener('click', function () {
+		ensureIndex();
+		promptSearch();
+	});
 }
 if (ignoreCaseEl) {
-	ignoreCaseEl.addEventListener('click', toggleIgnoreCase);
+	ignoreCaseEl.addEventListener('click', function () {
+		ensureIndex();
+		toggleIgnoreCase();
+	});
 }
 
 /* The name of the frame the pointer is on, else of the focused frame. */
@@ -89,6 +99,7 @@ if (document.getElementById('fg-data')) {
 }
 
 document.addEventListener('keydown', function (e) {
+	ensureIndex();
 	var key = e.key;
 	var ctrl = e.ctrlKey || e.metaKey;
 	var letter = key && key.length === 1 ? key.toLowerCase() : '';
@@ -147,6 +158,10 @@ document.addEventListener('keydown', function (e) {
 	} catch (e) {
 		return;
 	}
+	if (!['x', 'y', 's', 'fn', 'hide', 'rec', 'order', 'table'].some(function (key) { return params.has(key); })) {
+		return;
+	}
+	ensureIndex();
 	var x = parseFloat(params.get('x'));
 	var y = parseFloat(params.get('y'));
 	if (isFinite(x) && isFinite(y)) {
@@ -186,17 +201,29 @@ document.addEventListener('keydown', function (e) {
 	}
 })();
 
-/* The view data is decoded when the page is idle, and what every view
- * needs once (the names' order, the writer's colours) is computed then, so
- * that the first view opened does not wait for it. */
-if (document.getElementById('fg-data')) {
-	(window.requestIdleCallback || window.setTimeout)(function () {
-		var d = loadData();
-		if (d) {
-			currentBase();
-			rankOf(d.names);
-			fillOf('all');
-		}
-	});
+/* When the page is first idle, the index of the frames is built; when it
+ * is idle again, the view data is decoded and what every view needs once
+ * (the names' order, the writer's colours) is computed, so that the first
+ * view opened does not wait for it. */
+function whenIdle(task) {
+	(window.requestIdleCallback || window.setTimeout)(task);
 }
+whenIdle(function () {
+	ensureIndex();
+	if (document.getElementById('fg-data')) {
+		whenIdle(function () {
+			var d = loadData();
+			if (d) {
+				currentBase();
+				rankOf(d.names);
+				fillOf('all');
+			}
+			try {
+				performance.mark('fg-data');
+			} catch (e) {
+				/* no user timing */
+			}
+		});
+	}
+});
 })();

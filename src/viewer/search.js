@@ -196,6 +196,7 @@ function makeButton(id, label, tip, x, y, action) {
 	t.appendChild(document.createTextNode(label));
 	t.addEventListener('click', function (e) {
 		e.preventDefault();
+		ensureIndex();
 		action();
 	});
 	svg.insertBefore(t, framesGroup);

@@ -364,7 +364,7 @@ function renderView() {
 		info = 'Function view of ' + view.fn + ': callees above, callers below (' +
 			formatCount(Math.round(trees[0].total[0] * d.factor)) + ' ' + countName + ')';
 	} else {
-		var z = view.zoom[0] >= 0 && view.zoom[0] < base.name.length ? view.zoom[0] : 0;
+		var z = view.zoom[0] >= 0 && view.zoom[0] < base.n ? view.zoom[0] : 0;
 		sections.push(layoutSection(base, z, view.weight, d, minPx));
 		sections[0].tree = base;
 		info = view.fn === null ? '' : d.otherAll > 0 ?
