@@ -3,9 +3,12 @@
  *
  * Usage: embed -n NAME FILE [FILE...] [-n NAME FILE...] > out.c
  * Each NAME is one constant holding its FILEs joined in order (the viewer
- * is several source files by job, one script in the SVG). Lightly minifies on the way: leading indentation, blank lines and lines
- * that are only a line comment or a one-line block comment are dropped. The result must
- * never contain "]]>" (it is embedded in CDATA), which is checked here.
+ * is several source files by job, one script in the SVG). Lightly minifies
+ * on the way: leading indentation, blank lines and lines that are only a
+ * line comment or a one-line block comment are dropped, and so is a block
+ * comment that ends a line of code when nothing before it on the line can
+ * hold a string or a regular expression (no quote, no slash). The result
+ * must never contain "]]>" (it is embedded in CDATA), which is checked here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,14 @@ static int embed(const char *path, size_t *total_out)
 			}
 			if (close[2] == '\0')
 				continue;
+		}
+		char *open = strstr(p, " /*");
+		if (open != NULL && n >= 2 && strcmp(p + n - 2, "*/") == 0 &&
+		    strstr(open + 3, "*/") == p + n - 2 && strpbrk(p, "'\"/`") == open + 1) {
+			while (open > p && (open[-1] == ' ' || open[-1] == '\t'))
+				open--;
+			*open = '\0';
+			n = (size_t)(open - p);
 		}
 		if (strstr(p, "]]>") != NULL) {
 			fprintf(stderr, "%s: contains ]]>, which would end the CDATA section\n", path);

@@ -12,6 +12,7 @@
  */
 
 var viewData = null;      /* decoded data, or false when the SVG has none */
+var NO_DATA = 'This SVG has no view data (fg-render --view-nodes 0, a differential graph or a flame chart).';
 
 function unescapeName(s) {
 	return s.indexOf('\\') < 0 ? s : s.replace(/\\(.)/g, function (m, c) {
@@ -198,19 +199,15 @@ function slotOf(t, p, nm) {
 	}
 }
 
-/* The child of p named nm in t, or -1. */
+/* The child of p named nm in t, or -1 (any tree, with or without index). */
 function findChild(t, p, nm) {
-	if (!t.slots) {
-		/* a tree without an index (the data as it is): its kids */
-		var kids = t.kids[p];
-		for (var k = 0; k < kids.length; k++) {
-			if (t.name[kids[k]] === nm) {
-				return kids[k];
-			}
+	var kids = t.kids[p];
+	for (var k = 0; k < kids.length; k++) {
+		if (t.name[kids[k]] === nm) {
+			return kids[k];
 		}
-		return -1;
 	}
-	return t.slots[slotOf(t, p, nm)] - 1;
+	return -1;
 }
 
 /* The child of p named nm in t, created when missing. */

@@ -158,7 +158,7 @@ document.addEventListener('keydown', function (e) {
 	} catch (e) {
 		return;
 	}
-	if (!['x', 'y', 's', 'fn', 'hide', 'rec', 'order', 'table'].some(function (key) { return params.has(key); })) {
+	if (!window.location.search) {
 		return;
 	}
 	ensureIndex();
@@ -218,11 +218,7 @@ whenIdle(function () {
 				rankOf(d.names);
 				fillOf('all');
 			}
-			try {
-				performance.mark('fg-data');
-			} catch (e) {
-				/* no user timing */
-			}
+			markTime('fg-data');
 		});
 	}
 });

@@ -120,6 +120,17 @@ function pct(part, whole) {
  * background tab). */
 var urlChanges = null;
 
+/* Runs task in a task after the next frame (at once without frames). */
+function afterFrame(task) {
+	try {
+		window.requestAnimationFrame(function () {
+			window.setTimeout(task, 0);
+		});
+	} catch (e) {
+		task();
+	}
+}
+
 function flushUrl() {
 	var changes = urlChanges;
 	urlChanges = null;
@@ -148,13 +159,7 @@ function flushUrl() {
 function updateUrl(changes) {
 	if (!urlChanges) {
 		urlChanges = {};
-		try {
-			window.requestAnimationFrame(function () {
-				window.setTimeout(flushUrl, 0);
-			});
-		} catch (e) {
-			/* no animation frames: the timer below writes it */
-		}
+		afterFrame(flushUrl);
 		window.setTimeout(flushUrl, 200);
 	}
 	Object.keys(changes).forEach(function (key) {

@@ -111,7 +111,7 @@ function refreshTable() {
 	tableBox.setAttribute('height', fmt(Math.max(height - 3 * fontSize - (2 * fontSize + 10), 5 * frameHeight)));
 	tableBox.removeAttribute('display');
 	if (!d || !base) {
-		tableDiv.innerHTML = '<p>This SVG has no view data (fg-render --view-nodes 0, a differential graph or a flame chart).</p>';
+		tableDiv.innerHTML = '<p>' + NO_DATA + '</p>';
 		return;
 	}
 	var sums = functionTotals(base, d.names.length);

@@ -218,36 +218,11 @@ function scheduleBatches() {
 		var gen = drawGen;
 		viewGroup.setAttribute('aria-busy', 'true');
 		/* after the frame that shows what is drawn so far */
-		var later = function () { window.setTimeout(function () { drawBatch(gen); }, 0); };
-		try {
-			window.requestAnimationFrame(later);
-		} catch (e) {
-			later();
-		}
+		afterFrame(function () { drawBatch(gen); });
 	} else {
 		drawQueue = null;
 		viewGroup.removeAttribute('aria-busy');
 	}
-}
-
-/* The frames by width in half-octave buckets, widest first, in one pass
- * (stable: faded ancestors, then the zoomed frame, lead). */
-function widestFirst(queue) {
-	var buckets = [];
-	for (var q = 0; q < queue.length; q++) {
-		var w = queue[q][1][3];
-		var b = w >= 4096 ? 0 : w > 0 ? Math.min(64, Math.floor(2 * (12 - Math.log2(w)))) : 64;
-		(buckets[b] || (buckets[b] = [])).push(queue[q]);
-	}
-	var out = [];
-	for (var k = 0; k < buckets.length; k++) {
-		if (buckets[k]) {
-			for (q = 0; q < buckets[k].length; q++) {
-				out.push(buckets[k][q]);
-			}
-		}
-	}
-	return out;
 }
 
 /* Hides (or shows again) the writer's frames and their labels. */
@@ -336,7 +311,7 @@ function renderView() {
 	var d = loadData();
 	var base = currentBase();
 	if (!d || !base) {
-		setViewInfo('This SVG has no view data (fg-render --view-nodes 0, a differential graph or a flame chart).');
+		setViewInfo(NO_DATA);
 		return;
 	}
 	ensureViewLayer();
@@ -368,7 +343,7 @@ function renderView() {
 		sections.push(layoutSection(base, z, view.weight, d, minPx));
 		sections[0].tree = base;
 		info = view.fn === null ? '' : d.otherAll > 0 ?
-			view.fn + ' is not in the view data: if it is in the profile, the view data budget left all of its frames out (among the samples in "other")' :
+			view.fn + ' is not in the view data: the budget may have left it in "other"' :
 			'No function named ' + view.fn;
 	}
 	var extras = [];
@@ -413,7 +388,8 @@ function renderView() {
 	}
 	setViewHeight(height);
 	setViewInfo(info);
-	queue = widestFirst(queue);
+	/* widest first (a stable sort: faded ancestors, then the zoomed frame) */
+	queue.sort(function (a, b) { return b[1][3] - a[1][3]; });
 	drawGen++;
 	drawQueue = queue;
 	viewFrames = [];

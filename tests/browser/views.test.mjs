@@ -361,7 +361,7 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			await withPage(`${small.url}?fn=lex`, async (page) => {
 				const info = await page.textContent('#fg-view-info');
 				assert.doesNotMatch(info, /No function named/, info);
-				assert.match(info, /^lex is not in the view data: .*budget left all of its frames out.*"other"/, info);
+				assert.match(info, /^lex is not in the view data: the budget may have left it in "other"/, info);
 			});
 			// without a budget a name in no stack does not exist
 			await withPage(`${svg.url}?fn=nosuch`, async (page) => {
