@@ -122,82 +122,98 @@ function escapeXml(s) {
  * times --factor, P its share of the whole graph. */
 var countMarkup = escapeXml(countName);
 
-/* Lays out one section: the path from the root to the zoomed node, full
- * width, then the zoomed node's subtree scaled to the width. Returns the
- * frames as [node, depth, x, w, faded] and the depth reached. */
-function layoutSection(t, z, byWeight, d, minPx) {
-	var out = [];
+/* Lays out one section of a view into the flat layout L (per frame: its
+ * section, node, depth, x, width and whether it is a faded ancestor; flat
+ * arrays, not an object per frame): the path from the root to the zoomed
+ * node, full width, then the zoomed node's subtree scaled to the width.
+ * Returns the depth reached. */
+function layoutSection(L, sec, t, z, byWeight, d, minPx) {
 	var path = [];
 	for (var a = t.parent[z]; a >= 0; a = t.parent[a]) {
 		path.push(a);
 	}
 	path.reverse();
-	for (var q = 0; q < path.length; q++) {
-		out.push([path[q], q, xpad, fullWidth, true]);
+	var q;
+	function put(node, depthHere, x, w, faded) {
+		L.sec.push(sec);
+		L.node.push(node);
+		L.depth.push(depthHere);
+		L.x.push(x);
+		L.w.push(w);
+		L.faded.push(faded);
+	}
+	for (q = 0; q < path.length; q++) {
+		put(path[q], q, xpad, fullWidth, 1);
 	}
 	var scale = t.total[z] > 0 ? fullWidth / t.total[z] : 0;
 	var maxDepth = path.length;
 	var stack = [z, path.length, xpad];
+	var pending = [];
 	while (stack.length) {
 		var x = stack.pop();
 		var depthHere = stack.pop();
 		var node = stack.pop();
-		var w = t.total[node] * scale;
-		out.push([node, depthHere, x, w, false]);
+		put(node, depthHere, x, t.total[node] * scale, 0);
 		if (depthHere > maxDepth) {
 			maxDepth = depthHere;
 		}
 		var kids = sortedKids(t, node, byWeight, d.names);
 		var at = x + t.self[node] * scale;
-		var pending = [];
+		pending.length = 0;
 		for (var k = 0; k < kids.length; k++) {
 			var cw = t.total[kids[k]] * scale;
 			if (cw >= minPx && cw > 0) {
-				pending.push(kids[k], depthHere + 1, at);
+				pending.push(kids[k], at);
 			}
 			at += cw;
 		}
-		for (k = pending.length - 3; k >= 0; k -= 3) {
-			stack.push(pending[k], pending[k + 1], pending[k + 2]);
+		for (k = pending.length - 2; k >= 0; k -= 2) {
+			stack.push(pending[k], depthHere + 1, pending[k + 1]);
 		}
 	}
-	return {frames: out, depth: maxDepth};
+	return maxDepth;
 }
 
 /* Per name id: the escaped name and its fill, computed once. */
 var nameMarkup = [];
 var nameFill = [];
 
-function frameMarkup(parts, t, f, y, d, section) {
-	var isRoot = f[0] === 0 && t.name[0] === 0;
-	var id = isRoot ? -1 : t.name[f[0]];
+/* Frame i of layout L as markup, added to parts and to viewFrames. */
+function frameMarkup(parts, L, i, d) {
+	var section = L.sec[i];
+	var t = L.trees[section];
+	var node = L.node[i];
+	var faded = L.faded[i] === 1;
+	var y = L.y[i];
+	var isRoot = node === 0 && t.name[0] === 0;
+	var id = isRoot ? -1 : t.name[node];
 	var name = isRoot ? 'all' : d.names[id];
-	var n = isRoot ? d.span : t.total[f[0]];
+	var n = isRoot ? d.span : t.total[node];
 	if (!isRoot && nameFill[id] === undefined) {
 		nameFill[id] = fillOf(name);
 		nameMarkup[id] = escapeXml(name);
 	}
 	var fill = isRoot ? fillOf(name) : searchRe && searchRe.test(name) ? SEARCH_FILL : nameFill[id];
 	var shown = Math.round(n * d.factor);
-	var x = Math.round(f[2] * 10) / 10;
-	var w = Math.round((f[2] + f[3]) * 10) / 10 - x;
-	parts.push('<g', f[4] ? ' class="parent"' : '', '><title>', isRoot ? name : nameMarkup[id], ' (',
+	var x = Math.round(L.x[i] * 10) / 10;
+	var w = Math.round((L.x[i] + L.w[i]) * 10) / 10 - x;
+	parts.push('<g', faded ? ' class="parent"' : '', '><title>', isRoot ? name : nameMarkup[id], ' (',
 		formatCount(shown), ' ', countMarkup, ', ', pct(shown, d.span * d.factor), ')</title><rect height="', fmt(frameHeight - 1), '" x="', fmt(x), '" y="', fmt(y),
 		'" width="', fmt(w), '" fill="', fill, '"/>');
-	var label = f[3] >= 3 * charWidth ? estimateLabel(name, f[3]) : '';
+	var label = L.w[i] >= 3 * charWidth ? estimateLabel(name, L.w[i]) : '';
 	if (label !== '') {
 		parts.push('<text x="', fmt(x + 3), '" y="', fmt(y + (frameHeight - 1) / 2 + 3), '">',
 			escapeXml(label), '</text>');
 	}
 	parts.push('</g>');
-	viewFrames.push([t, f[0], section, f[4], x, y, w]);
+	viewFrames.push([t, node, section, faded, x, y, w]);
 }
 
-/* Markup of frames [from, to) of the queue (widest first). */
+/* Markup of frames [from, to) of the queue {L, order} (widest first). */
 function queueMarkup(queue, from, to, d) {
 	var parts = [];
 	for (var q = from; q < to; q++) {
-		frameMarkup(parts, queue[q][0], queue[q][1], queue[q][2], d, queue[q][3]);
+		frameMarkup(parts, queue.L, queue.order[q], d);
 	}
 	return parts.join('');
 }
@@ -208,13 +224,13 @@ function drawBatch(gen) {
 		return;
 	}
 	var from = viewFrames.length;
-	var to = Math.min(drawQueue.length, from + DRAW_BATCH);
+	var to = Math.min(drawQueue.order.length, from + DRAW_BATCH);
 	appendViewMarkup(queueMarkup(drawQueue, from, to, loadData()), from);
 	scheduleBatches();
 }
 
 function scheduleBatches() {
-	if (drawQueue && viewFrames.length < drawQueue.length) {
+	if (drawQueue && viewFrames.length < drawQueue.order.length) {
 		var gen = drawGen;
 		viewGroup.setAttribute('aria-busy', 'true');
 		/* after the frame that shows what is drawn so far */
@@ -327,21 +343,21 @@ function renderView() {
 		}
 	}
 	var ypad2 = 2 * fontSize + 10;
-	var sections = [];
+	var L = {sec: [], node: [], depth: [], x: [], w: [], faded: [], y: [], trees: []};
+	var depths = [];
 	var info;
 	var nm = view.fn === null ? undefined : d.nameIndex.get(view.fn);
 	if (view.fn !== null && nm !== undefined) {
 		var trees = fnTrees(base, nm);
-		sections.push(layoutSection(trees[0], Math.max(view.zoom[0], 0), view.weight, d, minPx));
-		sections.push(layoutSection(trees[1], Math.max(view.zoom[1], 0), view.weight, d, minPx));
-		sections[0].tree = trees[0];
-		sections[1].tree = trees[1];
+		L.trees = trees;
+		depths.push(layoutSection(L, 0, trees[0], Math.max(view.zoom[0], 0), view.weight, d, minPx));
+		depths.push(layoutSection(L, 1, trees[1], Math.max(view.zoom[1], 0), view.weight, d, minPx));
 		info = 'Function view of ' + view.fn + ': callees above, callers below (' +
 			formatCount(Math.round(trees[0].total[0] * d.factor)) + ' ' + countName + ')';
 	} else {
 		var z = view.zoom[0] >= 0 && view.zoom[0] < base.n ? view.zoom[0] : 0;
-		sections.push(layoutSection(base, z, view.weight, d, minPx));
-		sections[0].tree = base;
+		L.trees = [base];
+		depths.push(layoutSection(L, 0, base, z, view.weight, d, minPx));
 		info = view.fn === null ? '' : d.otherAll > 0 ?
 			view.fn + ' is not in the view data: the budget may have left it in "other"' :
 			'No function named ' + view.fn;
@@ -362,38 +378,29 @@ function renderView() {
 	}
 	info = [info].concat(extras).filter(function (s) { return s !== ''; }).join('; ');
 	/* rows: one section, or callees, a gap row and callers */
-	var rowsNeeded = sections.length === 1 ? sections[0].depth + 1 :
-		sections[0].depth + sections[1].depth + 3;
+	var rowsNeeded = depths.length === 1 ? depths[0] + 1 : depths[0] + depths[1] + 3;
 	var height = Math.max(origHeight, graphTop + rowsNeeded * frameHeight + ypad2);
-	var queue = [];
-	var s0 = sections[0];
-	for (q = 0; q < s0.frames.length; q++) {
-		var f = s0.frames[q];
-		var y;
-		if (sections.length === 2) {
-			y = graphTop + (s0.depth - f[1]) * frameHeight + 1;
-		} else if (inverted) {
-			y = graphTop + f[1] * frameHeight;
-		} else {
-			y = height - ypad2 - (f[1] + 1) * frameHeight + 1;
-		}
-		queue.push([s0.tree, f, y, 0]);
-	}
-	if (sections.length === 2) {
-		var s1 = sections[1];
-		var top = graphTop + (s0.depth + 2) * frameHeight + 1;
-		for (q = 0; q < s1.frames.length; q++) {
-			queue.push([s1.tree, s1.frames[q], top + s1.frames[q][1] * frameHeight, 1]);
-		}
+	var n = L.node.length;
+	var top = graphTop + (depths[0] + 2) * frameHeight + 1;
+	for (q = 0; q < n; q++) {
+		var dq = L.depth[q];
+		L.y.push(depths.length === 2 ? (L.sec[q] ? top + dq * frameHeight : graphTop + (depths[0] - dq) * frameHeight + 1) :
+			inverted ? graphTop + dq * frameHeight : height - ypad2 - (dq + 1) * frameHeight + 1);
 	}
 	setViewHeight(height);
 	setViewInfo(info);
-	/* widest first (a stable sort: faded ancestors, then the zoomed frame) */
-	queue.sort(function (a, b) { return b[1][3] - a[1][3]; });
+	/* widest first (faded ancestors, then the zoomed frame, lead: ties in
+	 * layout order) */
+	var order = new Int32Array(n);
+	for (q = 0; q < n; q++) {
+		order[q] = q;
+	}
+	order.sort(function (a, b) { return L.w[b] - L.w[a] || a - b; });
+	var queue = {L: L, order: order};
 	drawGen++;
 	drawQueue = queue;
 	viewFrames = [];
-	setViewMarkup(queueMarkup(queue, 0, Math.min(queue.length, DRAW_FIRST), d));
+	setViewMarkup(queueMarkup(queue, 0, Math.min(n, DRAW_FIRST), d));
 	scheduleBatches();
 	showWriterFrames(false);
 	viewShown = true;
