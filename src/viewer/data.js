@@ -68,10 +68,11 @@ function loadData() {
 	var len = tree.length;
 	for (var i = 0; i < n && at < len; i++) {
 		var start = at;
-		while (at < len && isBase36(tree.charCodeAt(at))) {
-			at++;
+		var id = 0;
+		for (var c = tree.charCodeAt(at); at < len && isBase36(c); c = tree.charCodeAt(++at)) {
+			id = id * 36 + (c <= 57 ? c - 48 : c - 87);
 		}
-		nameId[i] = at > start ? parseInt(tree.slice(start, at), 36) || 0 : -1;
+		nameId[i] = at > start ? id : -1;
 		parentOf[i] = path.length ? path[path.length - 1] : -1;
 		while (at < len && (tree[at] === ':' || tree[at] === '!')) {
 			var kind = tree[at++];

@@ -29,7 +29,7 @@
 /* ---- the frame table -------------------------------------------------- */
 
 var N, els, rects, texts, names, titles, xStr, yStr, wStr, x0, y0, w0, count, isLink;
-var indexOf, depth, rows, rowPos, parent, firstChild, root, total, self, size, pre, order, labelY;
+var indexOf, depth, rows, rowPos, parent, firstChild, root, total, self, size, pre, order;
 var fittedWidth, fitted, minX, mark;
 var indexed = false;
 
@@ -192,17 +192,11 @@ function buildIndex() {
 	 * leave the frames: the writer's labels move, once, to #fg-labels, which
 	 * stays unscaled and is hidden while zoomed; the labels of a zoom are drawn
 	 * in #fg-zoom-labels from a pool of <text> elements. Both follow #frames. */
-	labelY = new Array(N);
 	for (i = 0; i < N; i++) {
 		if (texts[i]) {
-			labelY[i] = texts[i].getAttribute('y');
 			labelLayer.appendChild(texts[i]);
-		} else {
-			labelY[i] = fmt(y0[i] + (frameHeight - 1) / 2 + 3);
 		}
 	}
-	framesGroup.parentNode.insertBefore(zoomLabelLayer, framesGroup.nextSibling);
-	framesGroup.parentNode.insertBefore(labelLayer, zoomLabelLayer);
 	framesGroup.parentNode.insertBefore(zoomLabelLayer, framesGroup.nextSibling);
 	framesGroup.parentNode.insertBefore(labelLayer, zoomLabelLayer);
 	fittedWidth = new Float64Array(N).fill(-1);
@@ -228,11 +222,11 @@ function childByName(el, localName) {
  * followed by a count, the count name and ", ", so that a " (" inside the
  * count name (or the name) does not cut it.
  */
+var titleTail = ' ' + countName + ', ';
 function splitTitle(t) {
-	var tail = ' ' + countName + ', ';
 	for (var p = t.lastIndexOf(' ('); p >= 0; p = p > 0 ? t.lastIndexOf(' (', p - 1) : -1) {
 		var m = /^[0-9][0-9,]*(\.[0-9]+)?/.exec(t.slice(p + 2));
-		if (m && t.substr(p + 2 + m[0].length, tail.length) === tail) {
+		if (m && t.startsWith(titleTail, p + 2 + m[0].length)) {
 			return { at: p, number: m };
 		}
 	}
@@ -242,7 +236,10 @@ function splitTitle(t) {
 
 function readFrame(i, rect) {
 	var el = rect.parentNode;
-	var title = childByName(el, 'title');
+	var title = el.firstElementChild;
+	if (!title || title.localName !== 'title') {
+		title = childByName(el, 'title');
+	}
 	var text = rect.nextElementSibling;
 	var t = title ? title.textContent : '';
 	var split = splitTitle(t);
@@ -288,6 +285,11 @@ function findParent(c, row) {
 		}
 	}
 	return -1;
+}
+
+/* The y of frame f's label: the writer's, or where the writer puts one. */
+function labelY(f) {
+	return texts[f] ? texts[f].getAttribute('y') : fmt(y0[f] + (frameHeight - 1) / 2 + 3);
 }
 
 function childrenOf(f) {
@@ -611,7 +613,7 @@ function applyView(z) {
 			inView.push(f);
 			label = labelOf(f, fullWidth);
 			if (label !== '') {
-				labels.push(fmt(xpad + 3), labelY[f], label, true);
+				labels.push(fmt(xpad + 3), labelY(f), label, true);
 			}
 		}
 		if (exact) {
@@ -636,7 +638,7 @@ function applyView(z) {
 			if (w >= 3 * charWidth) {
 				label = labelOf(f, w);
 				if (label !== '') {
-					labels.push(fmt(xpad + (x0[f] - x0[z]) * r + 3), labelY[f], label, false);
+					labels.push(fmt(xpad + (x0[f] - x0[z]) * r + 3), labelY(f), label, false);
 				}
 			}
 		}
