@@ -34,6 +34,11 @@ for opt in --fontsize --fontwidth --minwidth --height --width --factor --diff-th
 done
 check_status "--minwidth 101% is refused" 1 "$R" --minwidth 101% "$TMP/in"
 check_status "-j 100000 is refused" 1 "$R" -j 100000 "$TMP/in"
+"$R" --width 0 "$TMP/in" 2>"$TMP/err" >/dev/null
+check_eq "a range is said in plain digits" "fg-render: --width must be between 21 and 1000000" "$(head -n 1 "$TMP/err")"
+"$R" --view-nodes=4294967296 "$TMP/in" 2>"$TMP/err" >/dev/null
+check_eq "an integer past the range of int is out of range, not invalid" \
+	"fg-render: integer '4294967296' out of range" "$(head -n 1 "$TMP/err")"
 "$R" --fontsize 1000 --fontwidth 10 --height 10000 --width 1000000 --minwidth 100% "$TMP/in" >"$TMP/big.svg" 2>/dev/null
 check "the ends of the ranges are accepted" test -s "$TMP/big.svg"
 check "the ends of the ranges: no huge coordinates" sh -c "! grep -q 'e+\|922337' '$TMP/big.svg'"

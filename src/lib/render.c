@@ -34,8 +34,8 @@ int fg_graph_options_check(const fg_graph_options *o, fg_error *err)
 		if (ranges[i].value >= ranges[i].low && ranges[i].value <= ranges[i].high)
 			continue;
 		char low[32], high[32];
-		snprintf(low, sizeof(low), "%g", ranges[i].low);
-		snprintf(high, sizeof(high), "%g", ranges[i].high);
+		snprintf(low, sizeof(low), "%.15g", ranges[i].low); /* 1000000, not 1e+06 */
+		snprintf(high, sizeof(high), "%.15g", ranges[i].high);
 		return fg_fail(err, FG_EINVAL, "%s must be between %s and %s%s", ranges[i].name, low,
 			       high, strcmp(ranges[i].name, "--minwidth") == 0 && o->min_width_percent ? "%" : "");
 	}

@@ -119,8 +119,10 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 	case CLI_INT: {
 		errno = 0;
 		long v = strtol(value, &end, 10);
-		if (*value == '\0' || *end != '\0' || errno != 0 || v < -2147483647 || v > 2147483647)
+		if (*value == '\0' || *end != '\0' || (errno != 0 && errno != ERANGE))
 			usage_error(c, "invalid integer '%s'", value);
+		if (errno == ERANGE || v < -2147483647 || v > 2147483647)
+			usage_error(c, "integer '%s' out of range", value);
 		*(int *)o->target = (int)v;
 		break;
 	}
