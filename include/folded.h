@@ -475,7 +475,7 @@ fg_count fg_graph_total(const fg_graph *graph);
  * min_width 0 to 1000000 (a percentage: to 100), threads 0 to 1024,
  * view_nodes 0 to 100000000. Returns 0, or FG_EINVAL with err naming the
  * first option out of range as fg-render spells it ("--width must be
- * between 21 and 1e+06"). fg_graph_write_svg checks too.
+ * between 21 and 1000000"). fg_graph_write_svg checks too.
  */
 int fg_graph_options_check(const fg_graph_options *options, fg_error *err);
 
@@ -496,7 +496,9 @@ int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
  * to output (NULL or "-": stdout; else atomically, fg_output_open). With
  * no valid input it returns FG_EEMPTY, having written the "no valid input"
  * SVG to stdout as flamegraph.pl does, while an output file keeps its old
- * contents; on any other error nothing is written. Else returns what
+ * contents; on any other error nothing is written. With
+ * consistent_palette, palette.map is rewritten only once the SVG is
+ * committed, so a failed run changes neither file. Otherwise it returns what
  * fg_graph_read, fg_graph_write_svg or the output return, err saying what
  * happened.
  */

@@ -91,4 +91,14 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 		"$exe" -o '' "${args[@]}"
 done
 
+# --cp: palette.map is written only once the SVG is in place; a run whose
+# output fails leaves it as it was (here: not there).
+if [ -c /dev/full ]; then
+	mkdir -p "$TMP/cp" && printf 'a;b 3\n' >"$TMP/cp/in"
+	(cd "$TMP/cp" && "$BIN/fg-render" --cp -o /dev/full in 2>/dev/null)
+	check "fg-render --cp: a failed -o writes no palette.map" test ! -e "$TMP/cp/palette.map"
+	(cd "$TMP/cp" && "$BIN/fg-render" --cp -o out.svg in 2>/dev/null)
+	check "fg-render --cp: a run that succeeds writes it" test -s "$TMP/cp/palette.map"
+fi
+
 # SIGTERM/SIGINT during -o: tests/unit/test_output.c.

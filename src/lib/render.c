@@ -3,7 +3,8 @@
  * checked (fg_graph_options_check), the inputs read and the SVG written
  * (fg_graph_run), and fg_graph_write_svg: the graph finished and measured
  * (finish.c), the files that go with the drawing read (--cp's palette.map,
- * --nameattr) and palette.map written back after it, so the writer
+ * --nameattr) and palette.map written back after it (by fg_graph_run only
+ * once the SVG is committed), so the writer
  * (svg.c) touches no file but its output; colours come from color.c.
  */
 #include <stdio.h>
@@ -53,7 +54,11 @@ static int write_empty(const fg_graph_options *o, fg_output *out, const fg_warne
 	return fg_fail(err, FG_EEMPTY, "no valid input");
 }
 
-int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_error *err)
+/* fg_graph_write_svg; with `later` not NULL, palette.map is not written
+ * but handed back (*later, NULL when there is none) for the caller to
+ * write once the SVG is in place. */
+static int write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_error *err,
+		     fg_name_table **later)
 {
 	const fg_graph_options *o = &g->options;
 	if (g->written)
@@ -92,13 +97,22 @@ int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_
 	fg_frame_colors_init(&colors, o, palette_map, seed);
 	rc = fg_svg_write(&d, &colors, attributes, out, err);
 	fg_frame_colors_free(&colors);
-	if (rc == 0 && palette_map != NULL)
+	if (rc == 0 && palette_map != NULL && later != NULL) {
+		*later = palette_map;
+		palette_map = NULL;
+	} else if (rc == 0 && palette_map != NULL) {
 		rc = fg_palette_map_write(palette_map, o->palette_map_path, err);
+	}
 done:
 	fg_name_table_free(palette_map);
 	fg_name_table_free(attributes);
 	fg_drawing_free(&d);
 	return rc;
+}
+
+int fg_graph_write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_error *err)
+{
+	return write_svg(g, out, warner, err, NULL);
 }
 
 int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char *output,
@@ -122,18 +136,26 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 	fg_output *out = fg_output_open(output, err);
 	if (out == NULL)
 		return err->code;
-	int rc = fg_graph_write_svg(g, out, warner, err);
+	fg_name_table *palette_map = NULL;
+	int rc = write_svg(g, out, warner, err, &palette_map);
 	/* No valid input: the error SVG goes to stdout, as flamegraph.pl does,
 	 * but an output file keeps its old contents. */
 	bool to_file = output != NULL && strcmp(output, "-") != 0;
 	if (rc != 0 && (rc != FG_EEMPTY || to_file)) {
 		fg_output_abort(out);
+		fg_name_table_free(palette_map);
 		return rc;
 	}
 	fg_error commit_err = {0};
 	if (fg_output_commit(out, &commit_err) != 0) {
 		*err = commit_err;
+		fg_name_table_free(palette_map);
 		return commit_err.code;
 	}
+	/* palette.map only once the SVG is in place: a run that fails
+	 * changes neither. */
+	if (rc == 0 && palette_map != NULL)
+		rc = fg_palette_map_write(palette_map, g->options.palette_map_path, err);
+	fg_name_table_free(palette_map);
 	return rc;
 }
