@@ -879,7 +879,8 @@ fg_format fg_format_from_name(const char *name);
  * counts and other text decide nothing. complete: text is all there is to
  * look at (else its last, partial line is ignored); then indented frames
  * followed by a count line, with nothing more telling, are taken for
- * DTrace. Returns FG_FORMAT_UNKNOWN when the lines do not tell; *line (may
+ * DTrace, and counts alone (folded empty stacks, " 5") for folded.
+ * Returns FG_FORMAT_UNKNOWN when the lines do not tell; *line (may
  * be NULL) is the number of the deciding line, 0 if none.
  */
 fg_format fg_format_detect(const char *text, size_t length, bool complete, uint64_t *line);

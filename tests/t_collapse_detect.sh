@@ -81,6 +81,12 @@ printf ' 5\nmain;idle 1\nmain;work 2.5\nmain;work;compute 7\n' >"$TMP/want"
 "$AUTO" -v "$D/folded-empty-first.txt" >"$TMP/out" 2>"$TMP/err"
 check_same "folded: equal stacks summed (decimals too), sorted, the empty stack kept" "$TMP/want" "$TMP/out"
 check "folded: ' 5' decides nothing, the next line does" grep -q 'folded-empty-first.txt:2: folded' "$TMP/err"
+# Only empty stacks: no line tells, but folded or a trace capture of empty
+# stacks would give the same lines, so it is read as folded.
+printf ' 5\n\n 3\n' >"$TMP/empty-only.folded"
+"$AUTO" -v "$TMP/empty-only.folded" >"$TMP/out" 2>"$TMP/err"
+check_eq "folded: a file of only empty stacks is summed" " 8" "$(cat "$TMP/out")"
+check "folded: only empty stacks: -v names the first count line" grep -q 'empty-only.folded:1: folded' "$TMP/err"
 if have_reference; then
 	# A collapser's output, shuffled and doubled: fg-collapse gives it back summed.
 	exp=$REFERENCE/collapse-perf/expected

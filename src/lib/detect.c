@@ -188,6 +188,8 @@ fg_format fg_format_detect(const char *text, size_t length, bool complete, uint6
 	uint64_t number = 0;
 	uint64_t weak_line = 0;       /* the count line after indented frames */
 	bool indented_frame = false;  /* an indented line that is no count, since the last count */
+	uint64_t first_count = 0;     /* the first line that is a count alone */
+	bool any_frame = false;       /* an indented line that is no count, anywhere */
 	if (line_number != NULL)
 		*line_number = 0;
 	for (const char *line = text; line < end;) {
@@ -219,9 +221,11 @@ fg_format fg_format_detect(const char *text, size_t length, bool complete, uint6
 		else if (p > line && is_count(p, stop)) {
 			if (indented_frame && weak_line == 0)
 				weak_line = number;
+			if (first_count == 0)
+				first_count = number;
 			indented_frame = false;
 		} else if (p > line) {
-			indented_frame = true;
+			indented_frame = any_frame = true;
 		}
 		if (found != FG_FORMAT_UNKNOWN) {
 			if (line_number != NULL)
@@ -234,6 +238,13 @@ fg_format fg_format_detect(const char *text, size_t length, bool complete, uint6
 		if (line_number != NULL)
 			*line_number = weak_line;
 		return FG_FORMAT_DTRACE;
+	}
+	/* Nothing but indented counts: folded empty stacks (" 5"), which a
+	 * DTrace or SystemTap capture of empty stacks would also give. */
+	if (complete && first_count != 0 && !any_frame) {
+		if (line_number != NULL)
+			*line_number = first_count;
+		return FG_FORMAT_FOLDED;
 	}
 	return FG_FORMAT_UNKNOWN;
 }
