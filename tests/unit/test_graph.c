@@ -57,7 +57,7 @@ static void test_options_check(void)
 	CHECK(fg_graph_options_check(&o, &err) == 0, "options: the defaults pass");
 	o.width = 20;
 	CHECK(fg_graph_options_check(&o, &err) == FG_EINVAL &&
-	      strcmp(err.message, "--width must be between 21 and 1e+06") == 0, "options: --width too small");
+	      strcmp(err.message, "--width must be between 21 and 1000000") == 0, "options: --width too small");
 	fg_graph_options_init(&o);
 	o.min_width = 101;
 	o.min_width_percent = true;
