@@ -344,6 +344,23 @@ check "threads: invalid lines are reported with their own line numbers" \
 "$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null
 shuf --random-source=<(yes) "$TMP/threads.folded" | "$R" -j3 >"$TMP/shuffled-j3.svg" 2>/dev/null
 check "threads: shuffled input, -j3, same graph" cmp "$TMP/plain-j1.svg" "$TMP/shuffled-j3.svg"
+# Two counts of 2^63 under different prefixes: no thread's own sum overflows,
+# the whole input's does, at the second one; the invalid line after it is
+# not reached by -j1, so is not reported by any -j either.
+awk 'BEGIN { srand(5)
+	for (i = 1; i <= 40000; i++) {
+		if (i == 11) { print "bad line"; continue }
+		if (i == 30001) { print "p1;big 9223372036854775808"; continue }
+		if (i == 35001) { print "p2;big 9223372036854775808"; continue }
+		if (i == 36001) { print "another bad"; continue }
+		print "p" int(rand() * 51) ";q" int(rand() * 21) ";r 1"
+	} }' >"$TMP/overflow.folded"
+"$R" -j1 "$TMP/overflow.folded" >/dev/null 2>"$TMP/o1.err"
+check "threads: overflow at line 35001 with -j1" grep -q "overflow.folded:35001: the sum of counts exceeds" "$TMP/o1.err"
+for j in 2 3 4 7; do
+	"$R" -j$j "$TMP/overflow.folded" >/dev/null 2>"$TMP/oj.err"
+	check "threads: -j$j reports the overflow of -j1 (its line, nothing after it)" cmp "$TMP/o1.err" "$TMP/oj.err"
+done
 
 # --- view data (docs/svg-contract.md, "View data") -------------------------------
 printf 'main;a;b 5\nmain;a 3\nmain;c 2\n 4\n' >"$TMP/view.folded"
