@@ -393,3 +393,19 @@ printf 'a;x\\y<&>z 1\nb 100000\n' | "$R" >"$TMP/viewesc.svg" 2>/dev/null
 printf '%s\n' 'x\\y&lt;&amp;&gt;z' >"$TMP/viewesc.expected"
 check "view data: names escaped (backslash, then XML)" grep -qxF -f "$TMP/viewesc.expected" "$TMP/viewesc.svg"
 check_xml "view data: escaped names keep the SVG well-formed" "$TMP/viewesc.svg"
+
+# --- a limited address space (ulimit -v) ------------------------------------------
+# 700,000 nodes take tens of MB; their arrays must not reserve 512 MB each
+# (fg_grow) under a limit, or a small malloc elsewhere, with no fallback,
+# fails: without may_reserve these gave "out of memory" from 1.2 to 2 GB.
+awk 'BEGIN { for (i = 0; i < 700000; i++) print "m" i " 1"; print "z 1 2" }' >"$TMP/wide-diff.folded"
+awk 'BEGIN { for (i = 0; i < 700000; i++) print "m" i " 1"; print "z 0.5" }' >"$TMP/wide-frac.folded"
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+	skip "ulimit -v" "a sanitizer build reserves terabytes of shadow memory"
+else
+	for kb in 1400000 1800000; do
+		for input in wide-diff wide-frac; do
+			check "ulimit -v $kb: $input renders" sh -c "ulimit -v $kb && '$R' '$TMP/$input.folded' >/dev/null"
+		done
+	done
+fi
