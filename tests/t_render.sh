@@ -344,6 +344,23 @@ check "threads: invalid lines are reported with their own line numbers" \
 "$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null
 shuf --random-source=<(yes) "$TMP/threads.folded" | "$R" -j3 >"$TMP/shuffled-j3.svg" 2>/dev/null
 check "threads: shuffled input, -j3, same graph" cmp "$TMP/plain-j1.svg" "$TMP/shuffled-j3.svg"
+# Differential lines under one prefix only: a thread whose tree has none is
+# merged into one that has BEFORE counts, with room past its nodes that
+# realloc did not zero (MALLOC_PERTURB_ fills it): its nodes' BEFORE is 0.
+for k in 0 1 2 3 4 5; do
+	awk -v k=$k 'BEGIN { srand(k)
+		for (i = 0; i < 30000; i++) {
+			p = int(rand() * 41)
+			if (p == 0) print "D" k ";x" int(rand() * 50), int(rand() * 10), 1 + int(rand() * 9)
+			else print "p" p ";q" int(rand() * 300), 1 + int(rand() * 9)
+		} }' >"$TMP/mixed.folded"
+	MALLOC_PERTURB_=165 "$R" -j1 "$TMP/mixed.folded" >"$TMP/m1.svg" 2>/dev/null
+	for j in 2 3; do
+		MALLOC_PERTURB_=165 "$R" -j$j "$TMP/mixed.folded" >"$TMP/mj.svg" 2>/dev/null
+		check "threads: differential lines under prefix D$k only, -j$j gives the SVG of -j1" \
+			cmp "$TMP/m1.svg" "$TMP/mj.svg"
+	done
+done
 # Two counts of 2^63 under different prefixes: no thread's own sum overflows,
 # the whole input's does, at the second one; the invalid line after it is
 # not reached by -j1, so is not reported by any -j either.
