@@ -33,6 +33,9 @@ printf 'main->rgb(1,2,3)\nkept->rgb(4,5,6)\n' >"$tmp/palette.orig"
 printf 'p 1 1.0: 1 cycles:\n\t1 read_line (/bin/x)\n\t2 main (/bin/x)\n\np 1 2.0: 1 cycles:\n\t3 idle (/bin/x)\n\n' >"$tmp/in.perf"
 printf ' read_line\n main\n 3\n idle\n main\n 2\n' >"$tmp/in.stap"
 for i in $(seq 1 300); do echo "main;f$((i % 7));g$i;h$((i % 13)) $i"; done >"$tmp/big.folded"
+# View data (a tree line of ~100 KB) larger than the writer's line buffer
+# has room for: an append that fails there must fail the run.
+awk 'BEGIN { for (i = 1; i <= 20000; i++) print "main;f" i % 7 ";g" i ";h" i % 13, i }' >"$tmp/wide.folded"
 printf 'main;a;0x1f 5\nmain;b 3\n' >"$tmp/before"
 printf 'main;a;0x2e 4\nmain;c 9\n' >"$tmp/after"
 
@@ -87,6 +90,7 @@ scenario() {
 scenario "fg-render --cp --nameattr" fg-render --cp --nameattr "$tmp/attrs" "$tmp/in.folded"
 scenario "fg-render differential" fg-render "$tmp/before"
 scenario "fg-render -j2, 300 stacks" fg-render -j2 --inverted "$tmp/big.folded"
+scenario "fg-render, view data past the line buffer" fg-render "$tmp/wide.folded"
 scenario "fg-collapse-stap -j1" fg-collapse-stap -j1 "$tmp/in.stap"
 scenario "fg-collapse-stap -j2" fg-collapse-stap -j2 "$tmp/in.stap"
 scenario "fg-collapse-perf -j1" fg-collapse-perf -j1 "$tmp/in.perf"

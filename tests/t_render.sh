@@ -344,6 +344,40 @@ check "threads: invalid lines are reported with their own line numbers" \
 "$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null
 shuf --random-source=<(yes) "$TMP/threads.folded" | "$R" -j3 >"$TMP/shuffled-j3.svg" 2>/dev/null
 check "threads: shuffled input, -j3, same graph" cmp "$TMP/plain-j1.svg" "$TMP/shuffled-j3.svg"
+# Differential lines under one prefix only: a thread whose tree has none is
+# merged into one that has BEFORE counts, with room past its nodes that
+# realloc did not zero (MALLOC_PERTURB_ fills it): its nodes' BEFORE is 0.
+for k in 0 1 2 3 4 5; do
+	awk -v k=$k 'BEGIN { srand(k)
+		for (i = 0; i < 30000; i++) {
+			p = int(rand() * 41)
+			if (p == 0) print "D" k ";x" int(rand() * 50), int(rand() * 10), 1 + int(rand() * 9)
+			else print "p" p ";q" int(rand() * 300), 1 + int(rand() * 9)
+		} }' >"$TMP/mixed.folded"
+	MALLOC_PERTURB_=165 "$R" -j1 "$TMP/mixed.folded" >"$TMP/m1.svg" 2>/dev/null
+	for j in 2 3; do
+		MALLOC_PERTURB_=165 "$R" -j$j "$TMP/mixed.folded" >"$TMP/mj.svg" 2>/dev/null
+		check "threads: differential lines under prefix D$k only, -j$j gives the SVG of -j1" \
+			cmp "$TMP/m1.svg" "$TMP/mj.svg"
+	done
+done
+# Two counts of 2^63 under different prefixes: no thread's own sum overflows,
+# the whole input's does, at the second one; the invalid line after it is
+# not reached by -j1, so is not reported by any -j either.
+awk 'BEGIN { srand(5)
+	for (i = 1; i <= 40000; i++) {
+		if (i == 11) { print "bad line"; continue }
+		if (i == 30001) { print "p1;big 9223372036854775808"; continue }
+		if (i == 35001) { print "p2;big 9223372036854775808"; continue }
+		if (i == 36001) { print "another bad"; continue }
+		print "p" int(rand() * 51) ";q" int(rand() * 21) ";r 1"
+	} }' >"$TMP/overflow.folded"
+"$R" -j1 "$TMP/overflow.folded" >/dev/null 2>"$TMP/o1.err"
+check "threads: overflow at line 35001 with -j1" grep -q "overflow.folded:35001: the sum of counts exceeds" "$TMP/o1.err"
+for j in 2 3 4 7; do
+	"$R" -j$j "$TMP/overflow.folded" >/dev/null 2>"$TMP/oj.err"
+	check "threads: -j$j reports the overflow of -j1 (its line, nothing after it)" cmp "$TMP/o1.err" "$TMP/oj.err"
+done
 
 # --- view data (docs/svg-contract.md, "View data") -------------------------------
 printf 'main;a;b 5\nmain;a 3\nmain;c 2\n 4\n' >"$TMP/view.folded"
@@ -376,3 +410,19 @@ printf 'a;x\\y<&>z 1\nb 100000\n' | "$R" >"$TMP/viewesc.svg" 2>/dev/null
 printf '%s\n' 'x\\y&lt;&amp;&gt;z' >"$TMP/viewesc.expected"
 check "view data: names escaped (backslash, then XML)" grep -qxF -f "$TMP/viewesc.expected" "$TMP/viewesc.svg"
 check_xml "view data: escaped names keep the SVG well-formed" "$TMP/viewesc.svg"
+
+# --- a limited address space (ulimit -v) ------------------------------------------
+# 700,000 nodes take tens of MB; their arrays must not reserve 512 MB each
+# (fg_grow) under a limit, or a small malloc elsewhere, with no fallback,
+# fails: without may_reserve these gave "out of memory" from 1.2 to 2 GB.
+awk 'BEGIN { for (i = 0; i < 700000; i++) print "m" i " 1"; print "z 1 2" }' >"$TMP/wide-diff.folded"
+awk 'BEGIN { for (i = 0; i < 700000; i++) print "m" i " 1"; print "z 0.5" }' >"$TMP/wide-frac.folded"
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+	skip "ulimit -v" "a sanitizer build reserves terabytes of shadow memory"
+else
+	for kb in 1400000 1800000; do
+		for input in wide-diff wide-frac; do
+			check "ulimit -v $kb: $input renders" sh -c "ulimit -v $kb && '$R' '$TMP/$input.folded' >/dev/null"
+		done
+	done
+fi

@@ -299,6 +299,41 @@ static void *parse_share(void *argument)
 #define PARALLEL_MINIMUM (256u << 10)
 #define BLOCK_PER_THREAD (2u << 20)
 
+/* The sums of counts (after, before) of every sink's tree. Sets *overflow
+ * when they do not fit. */
+static void sink_sums(const fg_graph *g, fg_count *total, fg_count *before, bool *overflow)
+{
+	*total = *before = (fg_count){0, 0};
+	*overflow = false;
+	for (size_t i = 0; i < g->sink_count; i++)
+		if (fg_count_add_inline(total, g->sinks[i].tree->grand_total) != 0 ||
+		    fg_count_add_inline(before, g->sinks[i].tree->grand_before) != 0)
+			*overflow = true;
+}
+
+/*
+ * The block line (from 1) at which the running sums, starting at total
+ * and before, first exceed 2^64-1 as one thread adding the lines in input
+ * order would find, or 0. Each thread sums only its own lines: the sum of
+ * all of them passes 2^64-1 at a line no thread sees as fatal.
+ */
+static uint64_t overflow_line(const char *text, size_t length, fg_count total, fg_count before)
+{
+	const char *p = text, *end = text + length;
+	for (uint64_t line = 1; p < end; line++) {
+		const char *newline = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = newline ? newline : end;
+		fg_folded_line parsed;
+		if (!fg_is_blank(p, (size_t)(stop - p)) &&
+		    fg_folded_parse(p, (size_t)(stop - p), &parsed) == 0 &&
+		    (fg_count_add_inline(&total, parsed.count) != 0 ||
+		     (parsed.differential && fg_count_add_inline(&before, parsed.before) != 0)))
+			return line;
+		p = stop + 1;
+	}
+	return 0;
+}
+
 /* An invalid line (block line number, code) of some thread. */
 typedef struct invalid_line {
 	uint64_t line;
@@ -321,6 +356,9 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 	int rc;
 	while ((rc = fg_input_read_block(in, BLOCK_PER_THREAD * threads, &block, &length, err)) > 0) {
 		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads;
+		fg_count total_before_block, before_before_block;
+		bool overflow;
+		sink_sums(g, &total_before_block, &before_before_block, &overflow);
 		if (parts > 1 && g->prefix_frames == 0)
 			g->prefix_frames = partition_frames(block, length, parts);
 		for (size_t i = 0; i < parts; i++)
@@ -346,6 +384,17 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 			if (s->error != 0 && s->error_line < fatal_line) {
 				fatal_line = s->error_line;
 				fatal = s->error;
+			}
+		}
+		/* The sums overflow where one thread's would: maybe earlier. */
+		fg_count total_after, before_after;
+		sink_sums(g, &total_after, &before_after, &overflow);
+		if (parts > 1 && (overflow || fatal == FG_ERANGE)) {
+			uint64_t at = overflow_line(block, length, total_before_block,
+						    before_before_block);
+			if (at != 0 && at <= fatal_line) {
+				fatal_line = at;
+				fatal = FG_ERANGE;
 			}
 		}
 		for (size_t i = 0; i < parts; i++) {

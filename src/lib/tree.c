@@ -635,8 +635,9 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		into->whole[i + offset] = from->whole[i];
 		if (into->frac != NULL)
 			into->frac[i + offset] = from->frac != NULL ? from->frac[i] : 0;
-		if (into->before != NULL && from->before != NULL)
-			into->before[i + offset] = from->before[i];
+		if (into->before != NULL) /* (room past into->size is not zeroed) */
+			into->before[i + offset] = from->before != NULL ? from->before[i]
+								  : (fg_count){0, 0};
 		if (i % MERGE_STEP == 0)
 			shrink(from, i);
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "internal.h"
 
@@ -29,6 +30,22 @@ void fg_warn(const fg_warner *warner, const char *file, uint64_t line, const cha
 #define RESERVE_FROM ((size_t)4 << 20)
 #define RESERVE ((size_t)512 << 20)
 
+/*
+ * Whether address space is there to reserve: not under a limit on it
+ * (ulimit -v, -d). There the reservations of a few arrays (512 MB each)
+ * would take the space the rest of the program allocates from, and a
+ * small malloc elsewhere, which has no fallback, would fail.
+ */
+static bool may_reserve(void)
+{
+	struct rlimit limit;
+	if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+		return false;
+	if (getrlimit(RLIMIT_DATA, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+		return false;
+	return true;
+}
+
 int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
 {
 	if (needed <= *capacity)
@@ -42,9 +59,9 @@ int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
 	/* Past a few MB, room for far more at once: untouched pages cost no
 	 * memory, and each move of a large block faults all of it in again
 	 * (see fg_advise_huge). Where the system refuses so much address
-	 * space, the doubling goes on. */
+	 * space, or limits it (may_reserve), the doubling goes on. */
 	void *grown = NULL;
-	if (want * size >= RESERVE_FROM && want < RESERVE / size) {
+	if (want * size >= RESERVE_FROM && want < RESERVE / size && may_reserve()) {
 		grown = realloc(*array, RESERVE / size * size);
 		if (grown != NULL)
 			want = RESERVE / size;

@@ -325,24 +325,25 @@ static uint32_t name_number(const shown_names *s, uint32_t id)
 	return (uint32_t)*name_slot(s, id);
 }
 
-static void put_base36(fg_buffer *out, uint64_t v)
+/* These return 0 or FG_ENOMEM, as fg_buffer_append: a failed append is
+ * not sticky, so a later one may succeed and leave a hole in the text. */
+static int put_base36(fg_buffer *out, uint64_t v)
 {
 	char digits[16];
-	int n = 0;
+	size_t at = sizeof(digits);
 	do {
-		digits[n++] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+		digits[--at] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
 		v /= 36;
 	} while (v);
-	while (n)
-		fg_buffer_append(out, &digits[--n], 1);
+	return fg_buffer_append(out, digits + at, sizeof(digits) - at);
 }
 
-static void put_count(fg_buffer *out, char prefix, fg_count c)
+static int put_count(fg_buffer *out, char prefix, fg_count c)
 {
 	char text[FG_COUNT_TEXT_MAX + 1];
 	text[0] = prefix;
 	size_t n = fg_count_format(c, text + 1);
-	fg_buffer_append(out, text, n + 1);
+	return fg_buffer_append(out, text, n + 1);
 }
 
 /* A name on its own line: cleaned, with \ newline and CR escaped (a name
@@ -358,8 +359,9 @@ static int put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_
 		const char *escape = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
 		if (escape == NULL)
 			continue;
-		fg_text_escape(out, scratch->data + run, i - run);
-		fg_buffer_append_str(out, escape);
+		if (fg_text_escape(out, scratch->data + run, i - run) != 0 ||
+		    fg_buffer_append_str(out, escape) != 0)
+			return FG_ENOMEM;
 		run = i + 1;
 	}
 	if (fg_text_escape(out, scratch->data + run, scratch->length - run) != 0 ||
@@ -377,22 +379,23 @@ static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
 		return FG_ENOMEM;
 	w.stack[w.used++] = (visit){0, 0};
 	uint32_t previous_depth = 0;
+	int failed = 0; /* any append: a hole would misnumber what follows */
 	while (w.used > 0) {
 		visit v = w.stack[--w.used];
 		fg_node_id n = v.node;
 		if (n != 0) {
 			uint32_t up = previous_depth + 1 - v.depth;
 			if (up == 0)
-				fg_buffer_append(out, ",", 1);
+				failed |= fg_buffer_append(out, ",", 1);
 			while (up-- > 0)
-				fg_buffer_append(out, ")", 1);
+				failed |= fg_buffer_append(out, ")", 1);
 		}
 		previous_depth = v.depth;
 		fg_count total = fg_node_total(t, n);
 		if (n == 0)
-			put_base36(out, 0);
+			failed |= put_base36(out, 0);
 		else if (!(omit && fg_count_to_double(total) >= named))
-			put_base36(out, name_number(names, fg_node_name_id(t, n)));
+			failed |= put_base36(out, name_number(names, fg_node_name_id(t, n)));
 		fg_count children = {0, 0}, other = {0, 0};
 		for (fg_node_id c = fg_node_first_child(t, n); c != FG_NODE_NONE; c = fg_node_next_sibling(t, c)) {
 			fg_count_add_inline(&children, fg_node_total(t, c));
@@ -401,17 +404,16 @@ static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
 		}
 		fg_count self = fg_count_sub_floor(total, children);
 		if (!fg_count_is_zero(self))
-			put_count(out, ':', self);
+			failed |= put_count(out, ':', self);
 		if (!fg_count_is_zero(other))
-			put_count(out, '!', other);
-		if (push_children(&w, t, n, v.depth, kept) != 0) {
+			failed |= put_count(out, '!', other);
+		if (failed || push_children(&w, t, n, v.depth, kept) != 0) {
 			free(w.stack);
 			return FG_ENOMEM;
 		}
 	}
 	free(w.stack);
-	fg_buffer_append(out, "\n", 1);
-	return 0;
+	return fg_buffer_append(out, "\n", 1);
 }
 
 int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count total,
@@ -446,31 +448,31 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 		goto done;
 
 	char number[FG_COUNT_TEXT_MAX], real[160];
-	fg_buffer_append_str(out, "fg-data 1 nodes=");
+	int failed = fg_buffer_append_str(out, "fg-data 1 nodes=");
 	snprintf(real, sizeof(real), "%zu names=%zu total=", kept_count, names.used + 1);
-	fg_buffer_append_str(out, real);
+	failed |= fg_buffer_append_str(out, real);
 	fg_count_format(total, number);
-	fg_buffer_append_str(out, number);
+	failed |= fg_buffer_append_str(out, number);
 	snprintf(real, sizeof(real), " minwidth=%.17g factor=%.17g other=", threshold, factor);
-	fg_buffer_append_str(out, real);
+	failed |= fg_buffer_append_str(out, real);
 	fg_count_format(other_all, number);
-	fg_buffer_append_str(out, number);
+	failed |= fg_buffer_append_str(out, number);
 	if (omit) {
 		snprintf(real, sizeof(real), " named=%.17g", named);
-		fg_buffer_append_str(out, real);
+		failed |= fg_buffer_append_str(out, real);
 	}
-	fg_buffer_append_str(out, "\nall\n");
-	for (size_t i = 0; i < names.used; i++) {
+	failed |= fg_buffer_append_str(out, "\nall\n");
+	for (size_t i = 0; i < names.used && !failed; i++) {
 		const char *name;
 		size_t length = shown_length(t, names.order[i], &name);
 		if (entity != NULL && entity(entity_context, out, name, length))
-			fg_buffer_append(out, "\n", 1);
+			failed |= fg_buffer_append(out, "\n", 1);
 		else if (put_name(out, &scratch, name, length) != 0)
 			goto done;
 	}
-	if (put_tree(out, t, kept, &names, omit, named) != 0)
+	if (failed || put_tree(out, t, kept, &names, omit, named) != 0)
 		goto done;
-	rc = out->data == NULL ? FG_ENOMEM : 0;
+	rc = 0;
 done:
 	free_shown(&names);
 	fg_buffer_free(&scratch);
