@@ -34,7 +34,10 @@ void fg_warn(const fg_warner *warner, const char *file, uint64_t line, const cha
  * Whether address space is there to reserve: not under a limit on it
  * (ulimit -v, -d). There the reservations of a few arrays (512 MB each)
  * would take the space the rest of the program allocates from, and a
- * small malloc elsewhere, which has no fallback, would fail.
+ * small malloc elsewhere, which has no fallback, would fail. Nor where
+ * Linux counts every byte asked for against a limit (strict overcommit,
+ * vm.overcommit_memory = 2), for the same reason. Asked rarely: only when
+ * a large array outgrows its room.
  */
 static bool may_reserve(void)
 {
@@ -43,7 +46,12 @@ static bool may_reserve(void)
 		return false;
 	if (getrlimit(RLIMIT_DATA, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
 		return false;
-	return true;
+	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+	if (f == NULL)
+		return false; /* not Linux, or not known: no reservation */
+	int mode = fgetc(f);
+	fclose(f);
+	return mode == '0' || mode == '1';
 }
 
 int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
