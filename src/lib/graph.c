@@ -225,7 +225,7 @@ static size_t partition_frames(const char *text, size_t length, size_t threads)
 		lines[n] = text + at;
 		lengths[n++] = newline ? (size_t)(newline - text) - at : length - at;
 	}
-	for (size_t frames = 1; frames < MOST; frames++) {
+	for (size_t frames = 1; frames < MOST && n > 0; frames++) {
 		uint64_t hashes[SAMPLES];
 		for (size_t i = 0; i < n; i++)
 			hashes[i] = prefix_hash(lines[i], lengths[i], frames);

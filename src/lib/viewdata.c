@@ -299,8 +299,10 @@ static int number_names(const fg_tree *t, const uint8_t *kept, size_t kept_count
 	qsort_r(ids, count, sizeof(*ids), compare_shown, (void *)t);
 	size_t group_count = 0;
 	for (size_t i = 0; i < count; i++) {
-		if (i == 0 || compare_shown(&ids[i - 1], &ids[i], (void *)t) != 0)
-			groups[group_count++] = (use){0, (uint32_t)group_count, (uint32_t)i};
+		if (i == 0 || compare_shown(&ids[i - 1], &ids[i], (void *)t) != 0) {
+			groups[group_count] = (use){0, (uint32_t)group_count, (uint32_t)i};
+			group_count++;
+		}
 		groups[group_count - 1].uses += (uint32_t)*name_slot(s, ids[i]);
 	}
 	qsort(groups, group_count, sizeof(*groups), compare_use);
