@@ -120,21 +120,34 @@ int fg_palette_map_read(fg_name_table *t, const char *path, fg_error *err)
 	return each_line(path, true, err, palette_line, t);
 }
 
-int fg_palette_map_write(fg_name_table *t, const char *path, fg_error *err)
+fg_output *fg_palette_map_prepare(fg_name_table *t, const char *path, fg_error *err)
 {
 	fg_output *out = fg_output_open(path, err);
 	if (out == NULL)
-		return err ? err->code : FG_EIO;
+		return NULL;
 	fg_string_entry **sorted = fg_string_map_sorted(t->keys);
 	if (sorted == NULL) {
 		fg_output_abort(out);
-		return fg_fail(err, FG_ENOMEM, "out of memory");
+		fg_fail(err, FG_ENOMEM, "out of memory");
+		return NULL;
 	}
 	for (size_t i = 0; i < t->size; i++) {
 		fg_output_write(out, sorted[i]->key, sorted[i]->length);
 		fg_output_printf(out, "->%s\n", t->values[sorted[i]->value]);
 	}
 	free(sorted);
+	if (fg_output_check(out, err) != 0) {
+		fg_output_abort(out);
+		return NULL;
+	}
+	return out;
+}
+
+int fg_palette_map_write(fg_name_table *t, const char *path, fg_error *err)
+{
+	fg_output *out = fg_palette_map_prepare(t, path, err);
+	if (out == NULL)
+		return err ? err->code : FG_EIO;
 	return fg_output_commit(out, err);
 }
 

@@ -26,6 +26,9 @@ int fg_name_table_put(fg_name_table *t, const char *name, size_t length, const c
  */
 int fg_palette_map_read(fg_name_table *t, const char *path, fg_error *err);
 int fg_palette_map_write(fg_name_table *t, const char *path, fg_error *err);
+/* The file written but not yet in place: fg_output_commit puts it there
+ * (no allocation left to fail), fg_output_abort drops it. NULL on error. */
+fg_output *fg_palette_map_prepare(fg_name_table *t, const char *path, fg_error *err);
 
 /*
  * --nameattr FILE: "NAME<TAB>key=value<TAB>..." lines. Each name's value is

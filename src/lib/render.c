@@ -146,16 +146,23 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 		fg_name_table_free(palette_map);
 		return rc;
 	}
+	/* palette.map is written beside the SVG and put in place after it:
+	 * a run that fails (short of the last rename) changes neither. */
+	fg_output *map_out = NULL;
+	if (rc == 0 && palette_map != NULL &&
+	    (map_out = fg_palette_map_prepare(palette_map, g->options.palette_map_path, err)) == NULL) {
+		fg_output_abort(out);
+		fg_name_table_free(palette_map);
+		return err->code;
+	}
+	fg_name_table_free(palette_map);
 	fg_error commit_err = {0};
 	if (fg_output_commit(out, &commit_err) != 0) {
 		*err = commit_err;
-		fg_name_table_free(palette_map);
+		fg_output_abort(map_out);
 		return commit_err.code;
 	}
-	/* palette.map only once the SVG is in place: a run that fails
-	 * changes neither. */
-	if (rc == 0 && palette_map != NULL)
-		rc = fg_palette_map_write(palette_map, g->options.palette_map_path, err);
-	fg_name_table_free(palette_map);
+	if (map_out != NULL)
+		rc = fg_output_commit(map_out, err);
 	return rc;
 }
