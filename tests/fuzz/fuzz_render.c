@@ -6,7 +6,7 @@
  * formed, only contract elements, no event handlers, exactly one script.
  * More bits: the input is also the --nameattr file (its lines with tabs
  * are attribute lines; no link may then be anything but http:, https: or
- * relative, and no style= may appear), the palette.map of --cp, and the
+ * relative; xml_check refuses any style= attribute), the palette.map of --cp, and the
  * source of the numeric options (anywhere in their documented ranges,
  * fg-render(1), which fg_graph_options_check enforces).
  */
@@ -63,7 +63,7 @@ static bool in_comment(const char *svg, size_t length, const char *p)
 	return false;
 }
 
-/* Every link is http:, https: or relative; no style attribute. */
+/* Every link is http:, https: or relative (xml_check refuses style=). */
 static const char *unsafe_markup(const char *svg, size_t length)
 {
 	/* Links are <a xlink:href="...">; a comment (--notes) may hold href=". */
@@ -78,15 +78,6 @@ static const char *unsafe_markup(const char *svg, size_t length)
 		if (p + end < svg + length && p[end] == ':' && !(end == 4 && strncasecmp(p, "http", 4) == 0) &&
 		    !(end == 5 && strncasecmp(p, "https", 5) == 0))
 			return "a link that is not http:, https: or relative";
-	}
-	/* A style attribute inside a tag (a comment, from --notes, may hold
-	 * the text; in other text a quote is &quot;). */
-	for (const char *p = svg; (p = memmem(p, length - (size_t)(p - svg), " style=\"", 8)) != NULL; p++) {
-		const char *open = p;
-		while (open > svg && *open != '<' && *open != '>')
-			open--;
-		if (*open == '<' && !in_comment(svg, length, p))
-			return "a style attribute";
 	}
 	return NULL;
 }

@@ -2,7 +2,8 @@
 # tests/fuzz/run.sh SECONDS [NAME...] - runs each libFuzzer harness
 # (build-fuzz/fuzz_NAME, built by "make fuzz") for SECONDS, seeded from the
 # test fixtures, and prints one "ok -"/"not ok -" line per harness with the
-# number of executions. Crashes are kept in build-fuzz/crashes/.
+# number of executions. Crashes are kept in build-fuzz/crashes/; inputs that
+# once crashed a harness live in tests/fuzz/regressions/NAME/ and run first.
 set -u
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
@@ -29,6 +30,17 @@ for name in "${names[@]}"; do
 		[ "$(stat -c %s "$s")" -lt 65536 ] && cp "$s" "$corpus/seed-$(basename "$s")"
 	done
 	log=build-fuzz/$name.log
+	# Inputs that once crashed a harness (tests/fuzz/regressions/NAME/)
+	# run first, once each, and seed the corpus.
+	if [ -d "tests/fuzz/regressions/$name" ]; then
+		if ! "build-fuzz/$name" tests/fuzz/regressions/"$name"/* >"$log" 2>&1; then
+			echo "not ok - $name: a regression input crashes it (see $log)"
+			grep -aE "ERROR|SUMMARY|fuzz_|Running: " "$log" | head -n 5 | sed 's/^/    /'
+			failed=1
+			continue
+		fi
+		cp tests/fuzz/regressions/"$name"/* "$corpus"/
+	fi
 	"build-fuzz/$name" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 \
 		-artifact_prefix=build-fuzz/crashes/"$name"- -print_final_stats=1 "$corpus" >"$log" 2>&1
 	status=$?

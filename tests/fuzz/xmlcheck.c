@@ -252,6 +252,8 @@ static const char *start_tag(checker *c)
 			return "bad attribute name";
 		if (k >= 2 && (c->p[0] | 0x20) == 'o' && (c->p[1] | 0x20) == 'n')
 			return "event handler attribute";
+		if (k == 5 && memcmp(c->p, "style", 5) == 0)
+			return "a style attribute";
 		for (size_t i = 0; i < attributes; i++)
 			if (seen_length[i] == k && memcmp(seen[i], c->p, k) == 0)
 				return "repeated attribute";
