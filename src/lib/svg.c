@@ -23,6 +23,7 @@
 
 #include "entities.h"
 #include "svg.h"
+#include "text.h"
 #include "tree.h"
 #include "viewdata.h"
 
@@ -327,9 +328,8 @@ static void put_fill(writer *w, uint32_t color)
 
 static void put_percent(writer *w, double value)
 {
-	char text[48];
-	int n = snprintf(text, sizeof(text), "%.2f", value);
-	put_bytes(w, text, (size_t)n);
+	char text[FG_FIXED2_MAX];
+	put_bytes(w, text, fg_format_fixed2(text, value));
 }
 
 /* The differential part of node id's title: "; before B, after A" (and

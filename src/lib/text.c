@@ -2,6 +2,8 @@
  * text.c - UTF-8 cleaning, XML escaping and character counting for names
  * (text.h); the buffer they write into is buffer.c's.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "text.h"
@@ -162,4 +164,34 @@ size_t fg_name_without_annotation(const char *name, size_t length)
 			return length - 4;
 	}
 	return length;
+}
+
+/*
+ * value * 100 is within a millionth of the exact product while it is under
+ * 1e13, so unless it is that close to a tie (x.5) its nearest integer is
+ * the correctly rounded one, the one printf finds with exact arithmetic.
+ * Ties, values too large and those not finite go to snprintf.
+ */
+size_t fg_format_fixed2(char *out, double value)
+{
+	double scaled = value * 100.0, rounded = nearbyint(scaled);
+	if (!(fabs(scaled) < 1e13) || !(fabs(fabs(scaled - rounded) - 0.5) > 1e-6))
+		return (size_t)snprintf(out, FG_FIXED2_MAX, "%.2f", value);
+	long long n = llrint(rounded);
+	char *p = out;
+	if (signbit(value))
+		*p++ = '-'; /* (as printf: "-0.00" for a small negative value) */
+	unsigned long long v = (unsigned long long)(n < 0 ? -n : n), whole = v / 100;
+	char digits[24];
+	int k = 0;
+	do {
+		digits[k++] = (char)('0' + whole % 10);
+		whole /= 10;
+	} while (whole);
+	while (k)
+		*p++ = digits[--k];
+	*p++ = '.';
+	*p++ = (char)('0' + v / 10 % 10);
+	*p++ = (char)('0' + v % 10);
+	return (size_t)(p - out);
 }

@@ -37,6 +37,13 @@ size_t fg_text_prefix_bytes(const char *clean, size_t length, size_t n);
  */
 uint32_t fg_text_next_code_point(const char *bytes, size_t length, size_t *at);
 
+/* Room for any double in fg_format_fixed2 (DBL_MAX has 309 digits). */
+#define FG_FIXED2_MAX 320
+
+/* Writes value as printf's "%.2f" would (not NUL-terminated); returns
+ * the length. Faster where printf's exact arithmetic is not needed. */
+size_t fg_format_fixed2(char *out, double value);
+
 /* Length of a name without one trailing annotation (_[k] _[j] _[i] _[w]). */
 size_t fg_name_without_annotation(const char *name, size_t length);
 

@@ -1,7 +1,10 @@
 /*
  * test_text.c - unit tests of text.c: UTF-8 cleaning, XML escaping, characters, annotations.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "folded.h"
@@ -38,8 +41,47 @@ static void test_text(void)
 	      "text: annotations _[k] _[j] _[i] _[w] stripped, others kept");
 }
 
+/* fg_format_fixed2 against printf's "%.2f" itself: random percentages,
+ * exact ties of binary fractions, signs, huge and odd values. */
+static void test_fixed2(void)
+{
+	srand48(12);
+	long wrong = 0;
+	char first[400] = "";
+	for (long i = 0; i < 2000000; i++) {
+		double v;
+		switch (i % 6) {
+		case 0: v = drand48() * 100; break;
+		case 1: v = (double)(lrand48() % 100000) / 1000.0; break;
+		case 2: v = 100.0 * (double)(lrand48() % 1000 + 1) / (double)(lrand48() % 100000 + 1); break;
+		case 3: v = (double)(lrand48() % 20001 - 10000) / 200.0; break; /* ties: x.xx5 exactly? */
+		case 4: v = (double)(lrand48() % 4001 - 2000) / 8000.0; break; /* exact ties */
+		default: v = drand48() * pow(10, (double)(lrand48() % 30)) * (lrand48() % 2 ? 1 : -1);
+		}
+		char ours[FG_FIXED2_MAX], theirs[FG_FIXED2_MAX];
+		size_t n = fg_format_fixed2(ours, v);
+		int m = snprintf(theirs, sizeof(theirs), "%.2f", v);
+		if (n != (size_t)m || memcmp(ours, theirs, n) != 0) {
+			if (wrong++ == 0)
+				snprintf(first, sizeof(first), "%.17g: %.*s, printf %s", v, (int)n, ours, theirs);
+		}
+	}
+	const double odd[] = {0.0, -0.0, 0.005, 0.015, 0.125, -0.004, 99.995, 1e13, -1e13, 1e300, -1e-300,
+			      INFINITY, -INFINITY, NAN, 1.7976931348623157e308};
+	for (size_t i = 0; i < sizeof(odd) / sizeof(*odd); i++) {
+		char ours[FG_FIXED2_MAX], theirs[FG_FIXED2_MAX];
+		size_t n = fg_format_fixed2(ours, odd[i]);
+		int m = snprintf(theirs, sizeof(theirs), "%.2f", odd[i]);
+		if (n != (size_t)m || memcmp(ours, theirs, n) != 0)
+			if (wrong++ == 0)
+				snprintf(first, sizeof(first), "%g: %.*s, printf %s", odd[i], (int)n, ours, theirs);
+	}
+	CHECK(wrong == 0, "fg_format_fixed2 is printf's %%.2f on 2,000,015 values (first difference: %s)", first);
+}
+
 int main(void)
 {
 	test_text();
+	test_fixed2();
 	return check_exit();
 }
