@@ -21,6 +21,15 @@ int fg_grow(void **array, size_t *capacity, size_t needed, size_t size);
 /* Hints that a large block of memory be backed by huge pages (util.c). */
 void fg_advise_huge(void *memory, size_t size);
 
+/*
+ * A zeroed table of `size` bytes for random access (hash tables), in huge
+ * pages where the system offers them: from 2 MiB on it is mapped on its
+ * own, aligned to a huge page. Free it with fg_table_free and the same
+ * size. NULL when out of memory.
+ */
+void *fg_table_alloc(size_t size);
+void fg_table_free(void *table, size_t size);
+
 /* A 64-bit hash of bytes: fast on long keys (8 bytes a step), good spread. */
 uint64_t fg_hash_bytes(const void *bytes, size_t length);
 

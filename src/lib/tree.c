@@ -44,12 +44,25 @@ static inline uint64_t path_hash(uint64_t parent_hash, uint32_t name)
 	return h ^ (h >> 33);
 }
 
+/* The two hash tables (fg_table_alloc: freed with their size). */
+static void free_name_slots(fg_tree *t)
+{
+	fg_table_free(t->name_slots, (t->name_mask + 1) * sizeof(*t->name_slots));
+	t->name_slots = NULL;
+}
+
+static void free_child_slots(fg_tree *t)
+{
+	fg_table_free(t->slots, (t->slot_mask + 1) * sizeof(*t->slots));
+	t->slots = NULL;
+}
+
 /* ----------------------------------------------------------------- names */
 
 static int grow_names(fg_tree *t)
 {
 	size_t mask = t->name_mask * 2 + 1;
-	uint64_t *slots = calloc(mask + 1, sizeof(*slots));
+	uint64_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots));
 	if (slots == NULL)
 		return FG_ENOMEM;
 	for (size_t i = 0; i < t->name_count; i++) {
@@ -59,7 +72,7 @@ static int grow_names(fg_tree *t)
 			at = (at + 1) & mask;
 		slots[at] = (hash >> 32) << 32 | (i + 1);
 	}
-	free(t->name_slots);
+	free_name_slots(t);
 	t->name_slots = slots;
 	t->name_mask = mask;
 	return 0;
@@ -205,7 +218,7 @@ fg_tree *fg_tree_new(unsigned flags)
 	t->flags = flags;
 	fg_arena_init(&t->arena);
 	t->name_mask = 1023;
-	t->name_slots = calloc(t->name_mask + 1, sizeof(*t->name_slots));
+	t->name_slots = fg_table_alloc((t->name_mask + 1) * sizeof(*t->name_slots));
 	if (t->name_slots == NULL || intern(t, "", 0) != 0 ||
 	    new_node(t, FG_NODE_NONE, 0) != 0) {
 		fg_tree_free(t);
@@ -221,13 +234,13 @@ void fg_tree_free(fg_tree *t)
 	fg_arena_free(&t->arena);
 	free(t->names);
 	free(t->rank);
-	free(t->name_slots);
+	free_name_slots(t);
 	free(t->nodes);
 	free(t->whole);
 	free(t->frac);
 	free(t->before);
 	free(t->starts);
-	free(t->slots);
+	free_child_slots(t);
 	free(t->previous);
 	free(t->frame_ends);
 	free(t->path);
@@ -268,10 +281,9 @@ static int build_index(fg_tree *t)
 	if (bits > 32)
 		return FG_ENOMEM; /* (node ids are 32 bits: cannot happen) */
 	size_t mask = ((size_t)1 << bits) - 1;
-	uint64_t *slots = calloc(mask + 1, sizeof(*slots));
+	uint64_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots)); /* huge pages: fewer faults, TLB misses */
 	if (slots == NULL)
 		return FG_ENOMEM;
-	fg_advise_huge(slots, (mask + 1) * sizeof(*slots)); /* random probes: fewer TLB misses */
 	if (t->slots != NULL) {
 		for (size_t i = 0; i <= t->slot_mask; i++)
 			if (t->slots[i] != 0)
@@ -279,7 +291,7 @@ static int build_index(fg_tree *t)
 	} else {
 		uint64_t *hashes = malloc(t->size * sizeof(*hashes));
 		if (hashes == NULL) {
-			free(slots);
+			fg_table_free(slots, (mask + 1) * sizeof(*slots));
 			return FG_ENOMEM;
 		}
 		hashes[0] = ROOT_HASH;
@@ -290,7 +302,7 @@ static int build_index(fg_tree *t)
 		}
 		free(hashes);
 	}
-	free(t->slots);
+	free_child_slots(t);
 	t->slots = slots;
 	t->slot_mask = mask;
 	t->slot_shift = 64 - bits;
@@ -614,12 +626,9 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 			return FG_ENOMEM;
 		}
 	/* Neither child table is of use any more (see the end). */
-	free(into->slots);
-	into->slots = NULL;
-	free(from->slots);
-	from->slots = NULL;
-	free(from->name_slots);
-	from->name_slots = NULL;
+	free_child_slots(into);
+	free_child_slots(from);
+	free_name_slots(from);
 	fg_node_id offset = (fg_node_id)(into->size - 1);
 #define MOVED(id) ((id) == FG_NODE_NONE || (id) == 0 ? (id) : (id) + offset)
 	/* From the last node down, giving back from's memory as it goes: the
@@ -745,10 +754,8 @@ int fg_tree_finish(fg_tree *t)
 	if (t->finished)
 		return 0;
 	t->finished = true;
-	free(t->slots);
-	t->slots = NULL;
-	free(t->name_slots);
-	t->name_slots = NULL;
+	free_child_slots(t);
+	free_name_slots(t);
 	/* Lists in creation order (they were built newest first): in name
 	 * order where the children came in order, in input order in a flame
 	 * chart. The others are sorted below. */

@@ -263,7 +263,7 @@ static int compare_use(const void *a, const void *b)
 
 static void free_shown(shown_names *s)
 {
-	free(s->slots);
+	fg_table_free(s->slots, (s->mask + 1) * sizeof(*s->slots));
 	free(s->order);
 }
 
@@ -271,14 +271,16 @@ static void free_shown(shown_names *s)
 static int number_names(const fg_tree *t, const uint8_t *kept, size_t kept_count, bool omit,
 			double named, shown_names *s)
 {
+	/* One slot per distinct name: no more than nodes, nor than names. */
+	size_t distinct = kept_count < fg_tree_name_count(t) ? kept_count : fg_tree_name_count(t);
 	size_t mask = 15;
-	while (mask / 2 < kept_count)
+	while (mask / 2 < distinct)
 		mask = mask * 2 + 1;
 	s->mask = mask;
-	s->slots = calloc(mask + 1, sizeof(*s->slots));
-	uint32_t *ids = malloc(kept_count * sizeof(*ids));
-	use *groups = malloc(kept_count * sizeof(*groups));
-	s->order = malloc(kept_count * sizeof(*s->order));
+	s->slots = fg_table_alloc((mask + 1) * sizeof(*s->slots));
+	uint32_t *ids = malloc(distinct * sizeof(*ids));
+	use *groups = malloc(distinct * sizeof(*groups));
+	s->order = malloc(distinct * sizeof(*s->order));
 	if (s->slots == NULL || ids == NULL || groups == NULL || s->order == NULL) {
 		free(ids);
 		free(groups);
