@@ -27,7 +27,7 @@ void fg_warn(const fg_warner *warner, const char *file, uint64_t line, const cha
 		warner->warn(warner->context, file, line, message);
 }
 
-#define RESERVE_FROM ((size_t)1 << 20)
+#define RESERVE_FROM ((size_t)4 << 20)
 #define RESERVE ((size_t)512 << 20)
 
 /*
