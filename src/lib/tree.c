@@ -28,6 +28,7 @@
  */
 #include <stdlib.h>
 
+#include "strsort.h"
 #include "tree.h"
 
 #define ROOT_HASH 0x243f6a8885a308d3ull
@@ -706,31 +707,23 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 		t->frac[from] = 0;
 }
 
-static int compare_name_entries(const void *a, const void *b, void *names)
-{
-	const fg_tree_name_entry *x = (const fg_tree_name_entry *)names + *(const uint32_t *)a;
-	const fg_tree_name_entry *y = (const fg_tree_name_entry *)names + *(const uint32_t *)b;
-	size_t common = x->length < y->length ? x->length : y->length;
-	int c = memcmp(x->bytes, y->bytes, common);
-	return c ? c : (x->length > y->length) - (x->length < y->length);
-}
-
 /* Each name's rank in bytewise order: children are then sorted by
  * comparing two integers. Returns 0 or FG_ENOMEM. */
 static int rank_names(fg_tree *t)
 {
 	size_t n = t->name_count ? t->name_count : 1;
-	uint32_t *order = malloc(n * sizeof(*order));
+	fg_sort_string *order = malloc(n * sizeof(*order));
 	t->rank = malloc(n * sizeof(*t->rank));
 	if (order == NULL || t->rank == NULL) {
 		free(order);
 		return FG_ENOMEM;
 	}
 	for (size_t i = 0; i < t->name_count; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, t->name_count, sizeof(*order), compare_name_entries, t->names);
+		order[i] = (fg_sort_string){(const unsigned char *)t->names[i].bytes, t->names[i].length,
+					    (uint32_t)i};
+	fg_sort_strings(order, t->name_count);
 	for (size_t i = 0; i < t->name_count; i++)
-		t->rank[order[i]] = (uint32_t)i;
+		t->rank[order[i].id] = (uint32_t)i;
 	free(order);
 	return 0;
 }

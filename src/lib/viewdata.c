@@ -41,6 +41,7 @@
 #include <stdlib.h>
 
 #include "tree.h"
+#include "strsort.h"
 #include "viewdata.h"
 
 static inline bool live(const fg_tree *t, fg_node_id n)
@@ -248,36 +249,18 @@ static int compare_shown(const void *a, const void *b, void *tree)
 	return c ? c : (xl > yl) - (xl < yl);
 }
 
-/* A name id with its shown name's first 8 bytes, big-endian: most pairs
- * are ordered by the key alone, without reaching the names' bytes. */
-typedef struct keyed {
-	uint64_t key;
-	uint32_t id;
-} keyed;
-
-static int compare_keyed(const void *a, const void *b, void *tree)
-{
-	const keyed *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return compare_shown(&x->id, &y->id, tree);
-}
-
 /* ids (name ids) in the byte order of their shown names. */
 static int sort_shown(const fg_tree *t, uint32_t *ids, size_t count)
 {
-	keyed *k = malloc((count ? count : 1) * sizeof(*k));
+	fg_sort_string *k = malloc((count ? count : 1) * sizeof(*k));
 	if (k == NULL)
 		return FG_ENOMEM;
 	for (size_t i = 0; i < count; i++) {
 		const char *name;
 		size_t length = shown_length(t, ids[i], &name);
-		uint64_t key = 0;
-		for (size_t b = 0; b < 8; b++)
-			key = key << 8 | (b < length ? (unsigned char)name[b] : 0);
-		k[i] = (keyed){key, ids[i]};
+		k[i] = (fg_sort_string){(const unsigned char *)name, (uint32_t)length, ids[i]};
 	}
-	qsort_r(k, count, sizeof(*k), compare_keyed, (void *)t);
+	fg_sort_strings(k, count);
 	for (size_t i = 0; i < count; i++)
 		ids[i] = k[i].id;
 	free(k);

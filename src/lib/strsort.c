@@ -1,0 +1,103 @@
+/*
+ * strsort.c - see strsort.h: a multikey quicksort of byte strings.
+ *
+ * Each step looks at the byte at one position (`depth`) of every string
+ * in a range and splits the range three ways around a pivot byte: less,
+ * equal, greater. The less and greater parts are sorted at the same
+ * depth, the equal part at the next one (strings that end there, byte
+ * -1, are equal and done). Small ranges are finished by insertion sort
+ * from the current depth.
+ */
+#include <stdlib.h>
+
+#include "strsort.h"
+
+/* Past this many nested calls the rest goes to qsort: a stack of any
+ * size is enough whatever the input. */
+#ifndef MAX_NESTING /* (tests set a small one) */
+#define MAX_NESTING 256
+#endif
+#define SMALL 12
+
+/* The byte at depth, or -1 past the end (an end sorts first). */
+static inline int byte_at(const fg_sort_string *s, size_t depth)
+{
+	return depth < s->length ? s->bytes[depth] : -1;
+}
+
+/* x and y, known equal before depth, compared from there on. */
+static int compare_from(const fg_sort_string *x, const fg_sort_string *y, size_t depth)
+{
+	size_t common = x->length < y->length ? x->length : y->length;
+	if (depth < common) {
+		int c = memcmp(x->bytes + depth, y->bytes + depth, common - depth);
+		if (c != 0)
+			return c;
+	}
+	return (x->length > y->length) - (x->length < y->length);
+}
+
+static int compare_whole(const void *a, const void *b)
+{
+	return compare_from(a, b, 0);
+}
+
+static void insertion_sort(fg_sort_string *a, size_t n, size_t depth)
+{
+	for (size_t i = 1; i < n; i++) {
+		fg_sort_string item = a[i];
+		size_t j = i;
+		for (; j > 0 && compare_from(&a[j - 1], &item, depth) > 0; j--)
+			a[j] = a[j - 1];
+		a[j] = item;
+	}
+}
+
+static inline void swap(fg_sort_string *a, size_t i, size_t j)
+{
+	fg_sort_string t = a[i];
+	a[i] = a[j];
+	a[j] = t;
+}
+
+static inline int median3(int a, int b, int c)
+{
+	if (a < b)
+		return b < c ? b : a < c ? c : a;
+	return a < c ? a : b < c ? c : b;
+}
+
+static void sort_from(fg_sort_string *a, size_t n, size_t depth, int nesting)
+{
+	while (n > SMALL) {
+		if (nesting >= MAX_NESTING) {
+			qsort(a, n, sizeof(*a), compare_whole); /* equal before depth: same order */
+			return;
+		}
+		int pivot = median3(byte_at(&a[0], depth), byte_at(&a[n / 2], depth),
+				    byte_at(&a[n - 1], depth));
+		size_t less = 0, i = 0, greater = n;
+		while (i < greater) {
+			int c = byte_at(&a[i], depth);
+			if (c < pivot)
+				swap(a, less++, i++);
+			else if (c > pivot)
+				swap(a, i, --greater);
+			else
+				i++;
+		}
+		sort_from(a, less, depth, nesting + 1);
+		sort_from(a + greater, n - greater, depth, nesting + 1);
+		if (pivot < 0)
+			return; /* the equal part ended here: all the same string */
+		a += less;
+		n = greater - less;
+		depth++;
+	}
+	insertion_sort(a, n, depth);
+}
+
+void fg_sort_strings(fg_sort_string *items, size_t count)
+{
+	sort_from(items, count, 0, 0);
+}

@@ -1,0 +1,33 @@
+/*
+ * strsort.h - sorting byte strings (frame names) in bytewise order.
+ * Internal to libfolded.
+ *
+ * Frame names share long prefixes ("std::__1::basic_string<...",
+ * "sched::freeCopy565"), so a comparison sort spends most of its time
+ * re-reading the same leading bytes of two names that are both far out
+ * of cache. fg_sort_strings is a multikey quicksort (Bentley and
+ * Sedgewick): it partitions by one byte at a time and never looks at a
+ * byte position twice for the same group, so sorting n names costs about
+ * n log n byte reads plus the length of their distinguishing prefixes.
+ */
+#ifndef FG_STRSORT_H
+#define FG_STRSORT_H
+
+#include "internal.h"
+
+/* A string to sort and what it stands for (an id, an index). */
+typedef struct fg_sort_string {
+	const unsigned char *bytes;
+	uint32_t length;
+	uint32_t id;
+} fg_sort_string;
+
+/*
+ * Sorts items by their bytes, unsigned and bytewise, a proper prefix
+ * before its extensions ("a" < "a\0" < "ab"). Items with equal bytes end
+ * up next to each other in no particular order. Needs no memory; its
+ * recursion is bounded (past a depth it hands the rest to qsort).
+ */
+void fg_sort_strings(fg_sort_string *items, size_t count);
+
+#endif
