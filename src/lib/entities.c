@@ -107,13 +107,50 @@ static int compare_uses(const void *a, const void *b)
 	return c ? c : (x->length > y->length) - (x->length < y->length);
 }
 
+/* Entries in byte order, put in order of most uses first, keeping the
+ * byte order among equal uses: a stable radix sort on the uses, a byte
+ * at a time (qsort where a count does not fit 32 bits). */
+static int by_uses(fg_string_entry **entries, size_t size)
+{
+	uint64_t most = 0;
+	for (size_t i = 0; i < size; i++)
+		most = entries[i]->value > most ? entries[i]->value : most;
+	if (most > UINT32_MAX) {
+		qsort(entries, size, sizeof(*entries), compare_uses);
+		return 0;
+	}
+	fg_string_entry **other = malloc((size ? size : 1) * sizeof(*other));
+	if (other == NULL)
+		return FG_ENOMEM;
+	fg_string_entry **from = entries, **to = other;
+	for (unsigned shift = 0; shift < 32 && (most >> shift) != 0; shift += 8) {
+		size_t start[257] = {0};
+		for (size_t i = 0; i < size; i++) /* descending: the complement */
+			start[(~from[i]->value >> shift & 0xff) + 1]++;
+		for (size_t b = 1; b <= 256; b++)
+			start[b] += start[b - 1];
+		for (size_t i = 0; i < size; i++)
+			to[start[~from[i]->value >> shift & 0xff]++] = from[i];
+		fg_string_entry **swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != entries)
+		memcpy(entries, from, size * sizeof(*entries));
+	free(other);
+	return 0;
+}
+
 int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
 {
 	fg_string_entry **sorted = fg_string_map_sorted(d->names);
 	if (sorted == NULL)
 		return FG_ENOMEM;
 	size_t size = fg_string_map_size(d->names);
-	qsort(sorted, size, sizeof(*sorted), compare_uses);
+	if (by_uses(sorted, size) != 0) {
+		free(sorted);
+		return FG_ENOMEM;
+	}
 	uint64_t next = 0;
 	fg_buffer value = {0, 0, 0}, scratch = {0, 0, 0};
 	int failed = 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "strmap.h"
+#include "strsort.h"
 
 struct fg_string_map {
 	fg_arena arena;          /* the keys */
@@ -139,12 +140,29 @@ static int compare_keys(const void *a, const void *b)
 
 fg_string_entry **fg_string_map_sorted(fg_string_map *m)
 {
-	fg_string_entry **sorted = malloc((m->size ? m->size : 1) * sizeof(*sorted));
-	if (sorted == NULL)
+	size_t n = m->size ? m->size : 1;
+	fg_string_entry **sorted = malloc(n * sizeof(*sorted));
+	fg_sort_string *keys = malloc(n * sizeof(*keys));
+	if (sorted == NULL || keys == NULL) {
+		free(sorted);
+		free(keys);
 		return NULL;
-	for (size_t i = 0; i < m->size; i++)
-		sorted[i] = &m->entries[i];
-	if (m->size > 1)
+	}
+	bool short_keys = true;
+	for (size_t i = 0; i < m->size; i++) {
+		const fg_string_entry *e = &m->entries[i];
+		short_keys &= e->length <= UINT32_MAX;
+		keys[i] = (fg_sort_string){(const unsigned char *)e->key, (uint32_t)e->length, (uint32_t)i};
+	}
+	if (short_keys && m->size <= UINT32_MAX) {
+		fg_sort_strings(keys, m->size);
+		for (size_t i = 0; i < m->size; i++)
+			sorted[i] = &m->entries[keys[i].id];
+	} else {
+		for (size_t i = 0; i < m->size; i++)
+			sorted[i] = &m->entries[i];
 		qsort(sorted, m->size, sizeof(*sorted), compare_keys);
+	}
+	free(keys);
 	return sorted;
 }
