@@ -36,7 +36,6 @@ typedef struct frame {
 	fg_node_id node;
 	uint32_t depth;
 	uint32_t color;   /* 0xRRGGBB, or FG_COLOR_FROM_MAP | a palette.map value's index */
-	uint32_t order;   /* position in layout order, for a stable sort */
 	double start;     /* in counts */
 	const char *name; /* the node's name, looked up once (frames are written */
 	size_t name_length; /* grouped by colour, far from the tree's order) */
@@ -228,7 +227,7 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 			depth_max = (int)p.depth;
 		if (fg_grow((void **)&list, &list_capacity, list_used + 1, sizeof(*list)) != 0)
 			goto oom;
-		list[list_used] = (frame){p.node, p.depth, 0, (uint32_t)list_used, p.start, NULL, 0};
+		list[list_used] = (frame){p.node, p.depth, 0, p.start, NULL, 0};
 		list[list_used].name = fg_tree_name(w->tree, p.node, &list[list_used].name_length);
 		list_used++;
 		double start = w->o->flamechart ? p.start : p.start + own_width(w, p.node);
@@ -292,12 +291,48 @@ static int choose_entities(writer *w, const frame *frames, size_t count)
 	return fg_entities_choose(w->entities, &w->dtd);
 }
 
-static int compare_frames(const void *a, const void *b)
+/*
+ * Frames grouped by colour (each group one <g fill>), in layout order
+ * within a group: a stable radix sort on the colour, a byte at a time,
+ * skipping bytes all frames share. Returns the sorted copy (frames is
+ * freed) or NULL when out of memory (frames kept).
+ */
+static frame *by_color(frame *frames, size_t count)
 {
-	const frame *x = a, *y = b;
-	if (x->color != y->color)
-		return x->color < y->color ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	uint32_t *index = malloc(count * sizeof(*index)), *other = malloc(count * sizeof(*other));
+	frame *sorted = malloc(count * sizeof(*sorted));
+	if (index == NULL || other == NULL || sorted == NULL) {
+		free(index);
+		free(other);
+		free(sorted);
+		return NULL;
+	}
+	uint32_t all_or = 0, all_and = UINT32_MAX;
+	for (size_t i = 0; i < count; i++) {
+		index[i] = (uint32_t)i;
+		all_or |= frames[i].color;
+		all_and &= frames[i].color;
+	}
+	for (unsigned shift = 0; shift < 32; shift += 8) {
+		if (((all_or ^ all_and) >> shift & 0xff) == 0)
+			continue; /* the same byte in every colour */
+		size_t start[257] = {0};
+		for (size_t i = 0; i < count; i++)
+			start[(frames[index[i]].color >> shift & 0xff) + 1]++;
+		for (size_t b = 1; b <= 256; b++)
+			start[b] += start[b - 1];
+		for (size_t i = 0; i < count; i++)
+			other[start[frames[index[i]].color >> shift & 0xff]++] = index[i];
+		uint32_t *swap = index;
+		index = other;
+		other = swap;
+	}
+	for (size_t i = 0; i < count; i++)
+		sorted[i] = frames[index[i]];
+	free(index);
+	free(other);
+	free(frames);
+	return sorted;
 }
 
 /* Writes &id; for a name with an entity and returns true, else false. */
@@ -618,8 +653,14 @@ static int write_graph(writer *w, fg_error *err)
 			free(frames);
 			return fg_fail(err, rc, "out of memory");
 		}
-	if (count > 0) /* every frame can be narrower than --minwidth */
-		qsort(frames, count, sizeof(*frames), compare_frames);
+	if (count > 0) { /* every frame can be narrower than --minwidth */
+		frame *sorted = by_color(frames, count);
+		if (sorted == NULL) {
+			free(frames);
+			return fg_fail(err, FG_ENOMEM, "out of memory");
+		}
+		frames = sorted;
+	}
 	if ((rc = choose_entities(w, frames, count)) != 0) {
 		free(frames);
 		return fg_fail(err, rc, "out of memory");
