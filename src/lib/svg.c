@@ -17,6 +17,8 @@
  * lays out and collects the frames; they are then written grouped by colour.
  */
 #include <ctype.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,11 +343,44 @@ static bool put_entity(writer *w, const char *name, size_t length)
 	return fg_entities_ref(w->entities, &w->line, name, length, &w->nomem);
 }
 
+/*
+ * The view data (viewdata.c), written into a buffer of its own: with more
+ * than one thread (fg_graph_options.threads), by a second thread while
+ * this one writes the frames. Both only read the tree and the entity
+ * dictionary, and the output is the same either way.
+ */
+typedef struct view_job {
+	const writer *w;
+	double threshold, named;
+	fg_buffer out;
+	int rc;
+	bool nomem;   /* an entity reference could not be appended */
+	bool threaded;
+	pthread_t thread;
+} view_job;
+
 /* The view data's names: an entity reference where the frames have one. */
 static bool view_data_entity(void *context, fg_buffer *out, const char *name, size_t length)
 {
-	writer *w = context;
-	return out == &w->line && put_entity(w, name, length);
+	view_job *job = context;
+	return fg_entities_ref(job->w->entities, out, name, length, &job->nomem);
+}
+
+static void *write_view_data(void *argument)
+{
+	view_job *job = argument;
+	const writer *w = job->w;
+	job->rc = fg_view_data_write(&job->out, w->tree, (size_t)w->o->view_nodes, w->d->root_count,
+				     job->threshold, job->named, w->o->factor, view_data_entity, job);
+	if (job->rc == 0 && job->nomem)
+		job->rc = FG_ENOMEM;
+	return NULL;
+}
+
+/* Whether the options allow a second thread (threads: 0 = one per CPU). */
+static bool may_use_threads(const fg_graph_options *o)
+{
+	return o->threads > 1 || (o->threads == 0 && sysconf(_SC_NPROCESSORS_ONLN) > 1);
 }
 
 /* ---------------------------------------------------------------- frames */
@@ -666,6 +701,16 @@ static int write_graph(writer *w, fg_error *err)
 		return fg_fail(err, rc, "out of memory");
 	}
 
+	view_job view = {.w = w, .threshold = threshold};
+	bool view_data = o->view_nodes > 0 && w->self_delta == NULL && !o->flamechart;
+	if (view_data) {
+		/* Names of frames 0.1 px wide or more (their order on screen is
+		 * certain) come from the frames, unless --nameattr retitles them. */
+		view.named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
+		view.threaded = may_use_threads(o) &&
+				pthread_create(&view.thread, NULL, write_view_data, &view) == 0;
+	}
+
 	double W = o->width, H = w->image_height;
 	put_header(w, H, false);
 	const char *top, *bottom;
@@ -706,14 +751,21 @@ static int write_graph(writer *w, fg_error *err)
 	if (count > 0)
 		put(w, "</g>\n");
 	put(w, "</g>\n");
-	if (o->view_nodes > 0 && w->self_delta == NULL && !o->flamechart) {
-		put(w, "<metadata id=\"fg-data\">");
-		/* Names of frames 0.1 px wide or more (their order on screen is
-		 * certain) come from the frames, unless --nameattr retitles them. */
-		double named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
-		if (fg_view_data_write(&w->line, w->tree, (size_t)o->view_nodes, w->d->root_count,
-				       threshold, named, o->factor, view_data_entity, w) != 0)
+	if (view_data) {
+		if (view.threaded)
+			pthread_join(view.thread, NULL);
+		else
+			write_view_data(&view);
+		if (view.rc != 0) {
+			fg_buffer_free(&view.out);
 			return fg_fail(err, FG_ENOMEM, "out of memory");
+		}
+		put(w, "<metadata id=\"fg-data\">");
+		if (rc == 0)
+			rc = flush_line(w);
+		if (rc == 0)
+			rc = fg_output_write(w->out, view.out.data, view.out.length);
+		fg_buffer_free(&view.out);
 		put(w, "</metadata>\n");
 	}
 	put(w, "<script><![CDATA[\n");
