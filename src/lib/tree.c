@@ -3,7 +3,7 @@
  *
  * Every node is one frame at one position: (parent, name). Names are
  * interned: the tree keeps each distinct name once, in a small hash table
- * that stays in cache, and nodes hold the name's id (24 bytes a node, with
+ * that stays in cache, and nodes hold the name's id (20 bytes a node, with
  * counts in arrays of their own).
  *
  * Input sorted by stack (the collapsers' output) is the common case, and
