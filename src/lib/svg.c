@@ -74,16 +74,8 @@ static size_t format_tenths(char *p, double v)
 		*p++ = '-';
 		tenths = -tenths;
 	}
-	long long whole = tenths / 10;
 	int digit = (int)(tenths % 10);
-	char digits[24];
-	int n = 0;
-	do {
-		digits[n++] = (char)('0' + whole % 10);
-		whole /= 10;
-	} while (whole);
-	while (n)
-		*p++ = digits[--n];
+	p += fg_format_decimal(p, (unsigned long long)(tenths / 10));
 	if (digit) {
 		*p++ = '.';
 		*p++ = (char)('0' + digit);
@@ -95,16 +87,12 @@ static size_t format_tenths(char *p, double v)
 /* An integer with thousands separators: 1234567 -> "1,234,567". */
 static size_t format_thousands(char *p, uint64_t v)
 {
-	char digits[32];
-	int n = 0;
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	char digits[24];
+	size_t n = fg_format_decimal(digits, v);
 	char *start = p;
-	while (n) {
-		*p++ = digits[--n];
-		if (n && n % 3 == 0)
+	for (size_t i = 0; i < n; i++) {
+		*p++ = digits[i];
+		if (n - 1 - i > 0 && (n - 1 - i) % 3 == 0)
 			*p++ = ',';
 	}
 	*p = '\0';

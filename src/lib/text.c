@@ -166,6 +166,19 @@ size_t fg_name_without_annotation(const char *name, size_t length)
 	return length;
 }
 
+size_t fg_format_decimal(char *out, unsigned long long v)
+{
+	char digits[24];
+	int k = 0;
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < k; i++)
+		out[i] = digits[k - 1 - i];
+	return (size_t)k;
+}
+
 /*
  * value * 100 is within a millionth of the exact product while it is under
  * 1e13, so unless it is that close to a tie (x.5) its nearest integer is
@@ -181,15 +194,8 @@ size_t fg_format_fixed2(char *out, double value)
 	char *p = out;
 	if (signbit(value))
 		*p++ = '-'; /* (as printf: "-0.00" for a small negative value) */
-	unsigned long long v = (unsigned long long)(n < 0 ? -n : n), whole = v / 100;
-	char digits[24];
-	int k = 0;
-	do {
-		digits[k++] = (char)('0' + whole % 10);
-		whole /= 10;
-	} while (whole);
-	while (k)
-		*p++ = digits[--k];
+	unsigned long long v = (unsigned long long)(n < 0 ? -n : n);
+	p += fg_format_decimal(p, v / 100);
 	*p++ = '.';
 	*p++ = (char)('0' + v / 10 % 10);
 	*p++ = (char)('0' + v % 10);

@@ -37,6 +37,9 @@ size_t fg_text_prefix_bytes(const char *clean, size_t length, size_t n);
  */
 uint32_t fg_text_next_code_point(const char *bytes, size_t length, size_t *at);
 
+/* Writes v in decimal digits (not NUL-terminated); returns the length. */
+size_t fg_format_decimal(char *out, unsigned long long v);
+
 /* Room for any double in fg_format_fixed2 (DBL_MAX has 309 digits). */
 #define FG_FIXED2_MAX 320
 
