@@ -420,7 +420,9 @@ typedef struct fg_graph_options {
 	/* Differential input ("STACK BEFORE AFTER"): */
 	bool diff_union;          /* widths from max(BEFORE, AFTER): vanished frames stay visible */
 	double diff_threshold;    /* |self change| below this % of the total counts as none */
-	unsigned threads;         /* fg_graph_read: 0 = one per CPU; the SVG is the same for any */
+	unsigned threads;         /* fg_graph_read's threads, and with 2 or more the SVG writer
+				     writes the view data on a second one; 0 = one per CPU;
+				     the SVG is the same for any */
 	/* The view data (the whole tree, for the viewer's function table and
 	 * views; docs/svg-contract.md): at most this many nodes, the lightest
 	 * past it folded into an exact "other" remainder; 0 writes none.

@@ -180,10 +180,12 @@ size_t fg_format_decimal(char *out, unsigned long long v)
 }
 
 /*
- * value * 100 is within a millionth of the exact product while it is under
- * 1e13, so unless it is that close to a tie (x.5) its nearest integer is
- * the correctly rounded one, the one printf finds with exact arithmetic.
- * Ties, values too large and those not finite go to snprintf.
+ * printf rounds the exact value * 100 to an integer. The computed product
+ * is that value rounded to a double, and below 2^52 every tie (k + 0.5) is
+ * a double: rounding is monotonic, so the computed product lies on the
+ * same side of a tie as the exact one, or on it. Its nearest integer is
+ * then printf's, except on (or, to be safe, within a millionth of) a tie.
+ * Ties, values past 1e13 and those not finite go to snprintf.
  */
 size_t fg_format_fixed2(char *out, double value)
 {
