@@ -10,6 +10,7 @@
 
 #include "entities.h"
 #include "strmap.h"
+#include "strsort.h"
 
 struct fg_entities {
 	fg_string_map *names; /* name -> uses; after choosing, entity number + 1 (0: none) */
@@ -108,8 +109,8 @@ static int compare_uses(const void *a, const void *b)
 }
 
 /* Entries in byte order, put in order of most uses first, keeping the
- * byte order among equal uses: a stable radix sort on the uses, a byte
- * at a time (qsort where a count does not fit 32 bits). */
+ * byte order among equal uses: a stable sort on the uses (strsort.c;
+ * qsort where a count does not fit 32 bits). */
 static int by_uses(fg_string_entry **entries, size_t size)
 {
 	uint64_t most = 0;
@@ -119,26 +120,22 @@ static int by_uses(fg_string_entry **entries, size_t size)
 		qsort(entries, size, sizeof(*entries), compare_uses);
 		return 0;
 	}
-	fg_string_entry **other = malloc((size ? size : 1) * sizeof(*other));
-	if (other == NULL)
-		return FG_ENOMEM;
-	fg_string_entry **from = entries, **to = other;
-	for (unsigned shift = 0; shift < 32 && (most >> shift) != 0; shift += 8) {
-		size_t start[257] = {0};
-		for (size_t i = 0; i < size; i++) /* descending: the complement */
-			start[(~from[i]->value >> shift & 0xff) + 1]++;
-		for (size_t b = 1; b <= 256; b++)
-			start[b] += start[b - 1];
+	size_t n = size ? size : 1;
+	uint32_t *keys = malloc(n * sizeof(*keys)), *order = malloc(n * sizeof(*order));
+	fg_string_entry **copy = malloc(n * sizeof(*copy));
+	for (size_t i = 0; keys != NULL && i < size; i++)
+		keys[i] = UINT32_MAX - (uint32_t)entries[i]->value; /* most first */
+	int rc = keys == NULL || order == NULL || copy == NULL ? FG_ENOMEM
+								  : fg_sort_by_key(keys, size, order);
+	if (rc == 0) {
+		memcpy(copy, entries, size * sizeof(*copy));
 		for (size_t i = 0; i < size; i++)
-			to[start[~from[i]->value >> shift & 0xff]++] = from[i];
-		fg_string_entry **swap = from;
-		from = to;
-		to = swap;
+			entries[i] = copy[order[i]];
 	}
-	if (from != entries)
-		memcpy(entries, from, size * sizeof(*entries));
-	free(other);
-	return 0;
+	free(keys);
+	free(order);
+	free(copy);
+	return rc;
 }
 
 int fg_entities_choose(fg_entities *d, fg_buffer *dtd)

@@ -31,8 +31,7 @@ void fg_graph_options_init(fg_graph_options *o)
 	o->view_nodes = FG_VIEW_NODES_DEFAULT;
 }
 
-/* How many threads fg_graph_read uses: options->threads, or the CPUs. */
-static size_t thread_count(const fg_graph_options *o)
+size_t fg_graph_thread_count(const fg_graph_options *o)
 {
 	if (o->flamechart)
 		return 1; /* the x axis is input order: one tree */
@@ -46,7 +45,7 @@ fg_graph *fg_graph_new(const fg_graph_options *options)
 	if (g == NULL)
 		return NULL;
 	g->options = *options;
-	g->sink_count = thread_count(options);
+	g->sink_count = fg_graph_thread_count(options);
 	g->sinks = calloc(g->sink_count, sizeof(*g->sinks));
 	if (g->sinks == NULL) {
 		free(g);

@@ -40,4 +40,8 @@ struct fg_graph {
 /* Merges the threads' trees into g->tree (before drawing). */
 int fg_graph_collect(fg_graph *g, fg_error *err);
 
+/* How many threads the options ask for: options->threads, or one per CPU
+ * (0), at most 16; one for a flame chart (its x axis is input order). */
+size_t fg_graph_thread_count(const fg_graph_options *o);
+
 #endif

@@ -1,5 +1,6 @@
 /*
- * strsort.c - see strsort.h: a multikey quicksort of byte strings.
+ * strsort.c - see strsort.h: a multikey quicksort of byte strings, and a
+ * stable radix sort of indices by a 32-bit key (fg_sort_by_key, at the end).
  *
  * Each step looks at the byte at one position (`depth`) of every string
  * in a range and splits the range three ways around a pivot byte: less,
@@ -100,4 +101,36 @@ static void sort_from(fg_sort_string *a, size_t n, size_t depth, int nesting)
 void fg_sort_strings(fg_sort_string *items, size_t count)
 {
 	sort_from(items, count, 0, 0);
+}
+
+int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order)
+{
+	uint32_t *other = malloc((count ? count : 1) * sizeof(*other));
+	if (other == NULL)
+		return FG_ENOMEM;
+	uint32_t all_or = 0, all_and = UINT32_MAX;
+	for (size_t i = 0; i < count; i++) {
+		order[i] = (uint32_t)i;
+		all_or |= keys[i];
+		all_and &= keys[i];
+	}
+	uint32_t *from = order, *to = other;
+	for (unsigned shift = 0; shift < 32; shift += 8) {
+		if (((all_or ^ all_and) >> shift & 0xff) == 0)
+			continue; /* the same byte in every key */
+		size_t start[257] = {0};
+		for (size_t i = 0; i < count; i++)
+			start[(keys[from[i]] >> shift & 0xff) + 1]++;
+		for (size_t b = 1; b <= 256; b++)
+			start[b] += start[b - 1];
+		for (size_t i = 0; i < count; i++)
+			to[start[keys[from[i]] >> shift & 0xff]++] = from[i];
+		uint32_t *swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != order)
+		memcpy(order, from, count * sizeof(*order));
+	free(other);
+	return 0;
 }

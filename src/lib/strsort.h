@@ -1,6 +1,6 @@
 /*
- * strsort.h - sorting byte strings (frame names) in bytewise order.
- * Internal to libfolded.
+ * strsort.h - sorting byte strings (frame names) in bytewise order, and
+ * records by a 32-bit key. Internal to libfolded.
  *
  * Frame names share long prefixes ("std::__1::basic_string<...",
  * "sched::freeCopy565"), so a comparison sort spends most of its time
@@ -29,5 +29,13 @@ typedef struct fg_sort_string {
  * recursion is bounded (past a depth it hands the rest to qsort).
  */
 void fg_sort_strings(fg_sort_string *items, size_t count);
+
+/*
+ * Writes to order[0..count) the indices 0..count-1 in increasing order of
+ * keys[index], equal keys in index order (a stable sort): a radix sort a
+ * byte at a time, skipping the bytes every key shares. Returns 0, or
+ * FG_ENOMEM (order then undefined).
+ */
+int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order);
 
 #endif

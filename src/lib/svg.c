@@ -18,12 +18,12 @@
  */
 #include <ctype.h>
 #include <pthread.h>
-#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "entities.h"
+#include "strsort.h"
 #include "svg.h"
 #include "text.h"
 #include "tree.h"
@@ -283,44 +283,26 @@ static int choose_entities(writer *w, const frame *frames, size_t count)
 
 /*
  * Frames grouped by colour (each group one <g fill>), in layout order
- * within a group: a stable radix sort on the colour, a byte at a time,
- * skipping bytes all frames share. Returns the sorted copy (frames is
- * freed) or NULL when out of memory (frames kept).
+ * within a group (a stable sort on the colour, strsort.c). Returns the
+ * sorted copy (frames is freed) or NULL when out of memory (frames kept).
  */
 static frame *by_color(frame *frames, size_t count)
 {
-	uint32_t *index = malloc(count * sizeof(*index)), *other = malloc(count * sizeof(*other));
+	uint32_t *colors = malloc(count * sizeof(*colors)), *order = malloc(count * sizeof(*order));
 	frame *sorted = malloc(count * sizeof(*sorted));
-	if (index == NULL || other == NULL || sorted == NULL) {
-		free(index);
-		free(other);
+	for (size_t i = 0; colors != NULL && i < count; i++)
+		colors[i] = frames[i].color;
+	if (colors == NULL || order == NULL || sorted == NULL ||
+	    fg_sort_by_key(colors, count, order) != 0) {
+		free(colors);
+		free(order);
 		free(sorted);
 		return NULL;
 	}
-	uint32_t all_or = 0, all_and = UINT32_MAX;
-	for (size_t i = 0; i < count; i++) {
-		index[i] = (uint32_t)i;
-		all_or |= frames[i].color;
-		all_and &= frames[i].color;
-	}
-	for (unsigned shift = 0; shift < 32; shift += 8) {
-		if (((all_or ^ all_and) >> shift & 0xff) == 0)
-			continue; /* the same byte in every colour */
-		size_t start[257] = {0};
-		for (size_t i = 0; i < count; i++)
-			start[(frames[index[i]].color >> shift & 0xff) + 1]++;
-		for (size_t b = 1; b <= 256; b++)
-			start[b] += start[b - 1];
-		for (size_t i = 0; i < count; i++)
-			other[start[frames[index[i]].color >> shift & 0xff]++] = index[i];
-		uint32_t *swap = index;
-		index = other;
-		other = swap;
-	}
 	for (size_t i = 0; i < count; i++)
-		sorted[i] = frames[index[i]];
-	free(index);
-	free(other);
+		sorted[i] = frames[order[i]];
+	free(colors);
+	free(order);
 	free(frames);
 	return sorted;
 }
@@ -365,11 +347,6 @@ static void *write_view_data(void *argument)
 	return NULL;
 }
 
-/* Whether the options allow a second thread (threads: 0 = one per CPU). */
-static bool may_use_threads(const fg_graph_options *o)
-{
-	return o->threads > 1 || (o->threads == 0 && sysconf(_SC_NPROCESSORS_ONLN) > 1);
-}
 
 /* ---------------------------------------------------------------- frames */
 
@@ -695,7 +672,7 @@ static int write_graph(writer *w, fg_error *err)
 		/* Names of frames 0.1 px wide or more (their order on screen is
 		 * certain) come from the frames, unless --nameattr retitles them. */
 		view.named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
-		view.threaded = may_use_threads(o) &&
+		view.threaded = fg_graph_thread_count(o) > 1 &&
 				pthread_create(&view.thread, NULL, write_view_data, &view) == 0;
 	}
 

@@ -84,6 +84,8 @@ int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
 	return 0;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
 /*
  * Large arrays (a million-node tree: tens of MB) are filled page by page,
  * and on a virtual machine a page fault costs microseconds: 4 KiB pages
@@ -95,7 +97,7 @@ int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
 void fg_advise_huge(void *memory, size_t size)
 {
 #ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
+	const uintptr_t huge = HUGE_PAGE;
 	if (size < 2 * huge)
 		return;
 	uintptr_t start = ((uintptr_t)memory + huge - 1) & ~(huge - 1);
@@ -107,8 +109,6 @@ void fg_advise_huge(void *memory, size_t size)
 	(void)size;
 #endif
 }
-
-#define HUGE_PAGE ((size_t)2 << 20)
 
 /*
  * A hash table is touched all over at once, so each of its 4 KiB pages

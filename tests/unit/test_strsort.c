@@ -11,8 +11,11 @@
 
 #define MAX_NESTING 2
 #define fg_sort_strings fg_sort_strings_shallow
+#define fg_sort_by_key fg_sort_by_key_unused
 #include "../../src/lib/strsort.c"
 #undef fg_sort_strings
+#undef fg_sort_by_key
+int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order); /* the library's */
 void fg_sort_strings(fg_sort_string *items, size_t count); /* the library's */
 
 #include "check.h"
@@ -78,6 +81,34 @@ static bool one_set(size_t count, unsigned letters, size_t most, bool shallow)
 	return same;
 }
 
+/* fg_sort_by_key against qsort on (key, index): stable, ascending. */
+static int model_key_compare(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static bool one_key_set(size_t count, uint32_t spread)
+{
+	uint32_t *keys = malloc((count + 1) * sizeof(*keys)), *order = malloc((count + 1) * sizeof(*order));
+	uint64_t *model = malloc((count + 1) * sizeof(*model)); /* key << 32 | index */
+	uint32_t high = (uint32_t)lrand48() << 8; /* bytes shared by every key, sometimes */
+	for (size_t i = 0; i < count; i++) {
+		keys[i] = spread ? (uint32_t)lrand48() % spread : (uint32_t)lrand48() ^ (uint32_t)lrand48() << 16;
+		if (spread && spread < 256)
+			keys[i] |= high;
+		model[i] = (uint64_t)keys[i] << 32 | i;
+	}
+	bool same = fg_sort_by_key(keys, count, order) == 0;
+	qsort(model, count, sizeof(*model), model_key_compare);
+	for (size_t i = 0; i < count && same; i++)
+		same = order[i] == (uint32_t)model[i];
+	free(keys);
+	free(order);
+	free(model);
+	return same;
+}
+
 int main(void)
 {
 	srand48(7);
@@ -93,5 +124,11 @@ int main(void)
 	}
 	CHECK(failed == 0, "strsort: bytewise order of %d random sets (prefixes, NUL, 0xff, duplicates, empty), "
 			   "with and without the qsort hand-over; %d differ", sets, failed);
+	int key_failed = 0, key_sets = 0;
+	static const uint32_t spreads[] = {0, 1, 2, 200, 70000};
+	for (int round = 0; round < 200; round++, key_sets++)
+		key_failed += !one_key_set(round % 40 == 0 ? 50000 : (size_t)lrand48() % 300, spreads[round % 5]);
+	CHECK(key_failed == 0, "strsort: fg_sort_by_key is qsort on (key, index) for %d random sets "
+			       "(equal keys, shared bytes, full range); %d differ", key_sets, key_failed);
 	return check_exit();
 }
