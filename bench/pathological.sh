@@ -10,6 +10,8 @@
 #   200,000-space runs      each collapser and fg-render (fg-collapse-perf's
 #                           header matcher once retried the run per space)
 #   a 1 MB frame name       fg-render
+#   lines alternating       fg-render: "p;a1;y", "p;a;z" under "p;a1!x" (once
+#   between two names       a node per line, merged in quadratic time: 25 s)
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -31,7 +33,10 @@ python3 -c "import sys; s = ' ' * 200000; sys.stdout.write('x' + s + 'y\n\t' + s
 for p in fg-collapse-perf fg-collapse-dtrace fg-collapse-stap fg-render; do
 	bench_run "$p: 200,000-space runs" "$spaces" "$B/$p" -o "$BENCH_TMP/spaces.out" "$spaces"
 done
+alt=$BENCH_TMP/alternating.folded
+[ -s "$alt" ] || awk 'BEGIN { print "p;a1!x 1"; for (i = 0; i < 200000; i++) print (i % 2 ? "p;a;z 1" : "p;a1;y 1") }' >"$alt"
+bench_run "fg-render: 200,000 lines alternating a1;y and a;z" "$alt" "$B/fg-render" -o "$BENCH_TMP/alt.svg" "$alt"
 name=$BENCH_TMP/long-name.folded
 python3 -c "print('a;' + 'x' * 1000000 + ' 5')" >"$name"
-bench_run "fg-render: a 1 MB frame name" "$name" "$B/fg-render" -o "$BENCH_TMP/name.svg" "$name"
-rm -f "$BENCH_TMP/ten.svg" "$BENCH_TMP/ten.diff" "$BENCH_TMP/deep.svg" "$BENCH_TMP/long.svg" "$BENCH_TMP/spaces.out" "$BENCH_TMP/name.svg"
+bench_run "fg-render: a 1 MB frame name" "$name" "$B/fg-render" -o "$BENCH_TMP/name.svg" "$BENCH_TMP/alt.svg" "$name"
+rm -f "$BENCH_TMP/ten.svg" "$BENCH_TMP/ten.diff" "$BENCH_TMP/deep.svg" "$BENCH_TMP/long.svg" "$BENCH_TMP/spaces.out" "$BENCH_TMP/name.svg" "$BENCH_TMP/alt.svg"

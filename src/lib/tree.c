@@ -444,6 +444,16 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		else
 			high = middle;
 	}
+	/*
+	 * A stack that sorts before the previous one ends the sorted-input
+	 * path: there, a frame name can come back after its parent's greater
+	 * children at most once (see split_by_sorting), but lines going back
+	 * and forth could make a new node of it on every line.
+	 */
+	if (t->slots == NULL && !(t->flags & FG_TREE_FLAMECHART) && common < length &&
+	    common < t->previous_length &&
+	    (unsigned char)stack[common] < (unsigned char)t->previous[common] && build_index(t) != 0)
+		return FG_ENOMEM;
 	size_t shared = low;
 	if (shared < t->depth && t->frame_ends[shared] == common &&
 	    (common == length || stack[common] == ';'))
@@ -526,13 +536,16 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	return 0;
 }
 
-/* Sorts a sibling list by name rank: a merge sort of the linked list,
- * which is stable and needs no extra memory. */
+/* Sorts a sibling list by name rank, and nodes of one name by id (the
+ * lowest first, so that merging them keeps the lowest and walks each
+ * merged node's children once): a merge sort of the linked list, which
+ * needs no extra memory. */
 static fg_node_id sort_siblings(fg_tree *t, fg_node_id head)
 {
 	fg_tree_node *nodes = t->nodes;
 	const uint32_t *rank = t->rank;
 #define RANK(id) rank[FG_NAME_ID(&nodes[id])]
+#define BEFORE(a, b) (RANK(a) < RANK(b) || (RANK(a) == RANK(b) && (a) < (b)))
 	size_t width = 1;
 	for (;;) {
 		fg_node_id result = FG_NODE_NONE, *tail = &result;
@@ -551,7 +564,7 @@ static fg_node_id sort_siblings(fg_tree *t, fg_node_id head)
 				fg_node_id take;
 				if (a_size == 0) {
 					take = b; b = nodes[b].next_sibling; b_size--;
-				} else if (b_size == 0 || b == FG_NODE_NONE || RANK(a) <= RANK(b)) {
+				} else if (b_size == 0 || b == FG_NODE_NONE || BEFORE(a, b)) {
 					take = a; a = nodes[a].next_sibling; a_size--;
 				} else {
 					take = b; b = nodes[b].next_sibling; b_size--;
@@ -567,6 +580,7 @@ static fg_node_id sort_siblings(fg_tree *t, fg_node_id head)
 			return head;
 		width *= 2;
 	}
+#undef BEFORE
 #undef RANK
 }
 
@@ -775,23 +789,16 @@ int fg_tree_finish(fg_tree *t)
 			}
 			ranked = true;
 			n->first_child = sort_siblings(t, n->first_child);
-			fg_node_id previous = FG_NODE_NONE, kept = n->first_child;
+			/* Nodes of one name are next to each other, the lowest id
+			 * first: it is kept (children stay above parents). */
+			fg_node_id kept = n->first_child;
 			for (fg_node_id c = t->nodes[kept].next_sibling, next; c != FG_NODE_NONE; c = next) {
 				next = t->nodes[c].next_sibling;
 				if (FG_NAME_ID(&t->nodes[kept]) != FG_NAME_ID(&t->nodes[c])) {
-					previous = kept;
 					kept = c;
-				} else if (kept < c) {
+				} else {
 					t->nodes[kept].next_sibling = next;
 					merge_nodes(t, kept, c);
-				} else {
-					/* Keep the lower id: children stay above parents. */
-					if (previous == FG_NODE_NONE)
-						t->nodes[id].first_child = c;
-					else
-						t->nodes[previous].next_sibling = c;
-					merge_nodes(t, c, kept);
-					kept = c;
 				}
 			}
 		}

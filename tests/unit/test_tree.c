@@ -89,6 +89,22 @@ static void test_tree(void)
 	fg_tree_free(t);
 	free(deep);
 
+	/* Lines that go back and forth between a name and a longer one that
+	 * sorts before it ("a1;y", "a;z", under a greater "a1!x"): each name
+	 * keeps one node, not one per line, while the lines are read. */
+	t = fg_tree_new(0);
+	add(t, "p;a1!x", 1);
+	for (int i = 0; i < 10000; i++)
+		add(t, i % 2 ? "p;a;z" : "p;a1;y", 1);
+	CHECK(fg_tree_size(t) <= 12, "tree: alternating lines make no node per line (%zu nodes)",
+	      fg_tree_size(t));
+	fg_tree_finish(t);
+	fg_node_id p = child_named(t, 0, "p");
+	CHECK(fg_tree_total(t, child_named(t, p, "a")).whole == 5000 &&
+	      fg_tree_total(t, child_named(t, child_named(t, p, "a1"), "y")).whole == 5000 &&
+	      fg_tree_total(t, p).whole == 10001, "tree: alternating lines counted once each");
+	fg_tree_free(t);
+
 	/* Overflow of the grand total is refused, nothing added. */
 	t = fg_tree_new(0);
 	add(t, "a", UINT64_MAX);
