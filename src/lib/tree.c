@@ -3,16 +3,16 @@
  *
  * Every node is one frame at one position: (parent, name). Names are
  * interned: the tree keeps each distinct name once, in a small hash table
- * that stays in cache, and nodes hold the name's id (20 bytes a node, with
+ * that stays in cache, and nodes hold the name's id (16 bytes a node, with
  * counts in arrays of their own).
  *
  * Input sorted by stack (the collapsers' output) is the common case, and
  * costs no lookup of nodes: a line shares a byte prefix with the line
  * before, and the frames inside that prefix are the previous line's nodes;
- * a frame past it is new when its name sorts after its parent's last child
- * while the parent's children arrived in order. Only when that does not
- * decide (input out of order) is a hash table of nodes built, once, and
- * kept from then on. Its key is the hash of a node's whole path (its name
+ * a frame past it is new when its name sorts after its parent's greatest
+ * child, which that path keeps first in the parent's list. Only when that
+ * does not decide, or a stack sorts before the one above it (input out of
+ * order), is a hash table of nodes built, once, and kept from then on. Its key is the hash of a node's whole path (its name
  * ids from the root), not of (parent id, name): the hashes of a line's
  * frames are known before any node is found, so their probes are
  * prefetched together instead of waiting for each other, one cache miss
@@ -67,7 +67,9 @@ static int grow_names(fg_tree *t)
 	if (slots == NULL)
 		return FG_ENOMEM;
 	for (size_t i = 0; i < t->name_count; i++) {
-		uint64_t hash = fg_hash_bytes(t->names[i].bytes, t->names[i].length);
+		size_t length;
+		const char *bytes = fg_tree_name_bytes(t, (uint32_t)i, &length);
+		uint64_t hash = fg_hash_bytes(bytes, length);
 		size_t at = hash & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
@@ -104,6 +106,22 @@ static inline const uint64_t *name_slot(const fg_tree *t, uint64_t hash)
 	return &t->name_slots[hash & t->name_mask];
 }
 
+/* Copies a new name into the store: its entry, or 0 when out of memory
+ * (no name but the first, "", starts at offset 0). */
+static fg_tree_name_entry store_name(fg_tree *t, const char *name, size_t length)
+{
+	uint32_t long_length = (uint32_t)length;
+	size_t prefix = length >= FG_NAME_LONG ? sizeof(long_length) : 0;
+	size_t offset = t->store_length + prefix;
+	if (length > UINT32_MAX || offset + length >= (size_t)1 << (64 - FG_NAME_LENGTH_BITS) ||
+	    fg_grow((void **)&t->store, &t->store_capacity, offset + length, 1) != 0)
+		return 0;
+	memcpy(t->store + t->store_length, &long_length, prefix);
+	memcpy(t->store + offset, name, length);
+	t->store_length = offset + length;
+	return (uint64_t)offset << FG_NAME_LENGTH_BITS | (prefix ? FG_NAME_LONG : length);
+}
+
 /* The id of name (whose fg_hash_bytes is hash), added if new; NO_NAME when
  * out of memory. */
 static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint64_t hash)
@@ -114,18 +132,19 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 		if (slot >> 32 != tag)
 			continue;
 		uint32_t id = (uint32_t)slot - 1;
-		const fg_tree_name_entry *e = &t->names[id];
-		if (e->length == length && same_bytes(e->bytes, name, length))
+		size_t known_length;
+		const char *known = fg_tree_name_bytes(t, id, &known_length);
+		if (known_length == length && same_bytes(known, name, length))
 			return id;
 	}
-	if (length > UINT32_MAX || t->name_count >= FG_CHILDREN_IN_ORDER - 1 ||
+	if (t->name_count >= FG_CHILDREN_IN_ORDER - 1 ||
 	    fg_grow((void **)&t->names, &t->name_capacity, t->name_count + 1, sizeof(*t->names)) != 0)
 		return NO_NAME;
-	const char *copy = length ? fg_arena_copy(&t->arena, name, length) : "";
-	if (copy == NULL)
+	fg_tree_name_entry entry = store_name(t, name, length);
+	if (entry == 0 && t->name_count != 0)
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
-	t->names[id] = (fg_tree_name_entry){copy, (uint32_t)length};
+	t->names[id] = entry;
 	t->name_slots[at] = tag << 32 | (id + 1);
 	if (t->name_count * 4 > t->name_mask * 3 && grow_names(t) != 0)
 		return NO_NAME;
@@ -142,12 +161,12 @@ static int compare_names(const fg_tree *t, uint32_t a, uint32_t b)
 {
 	if (a == b)
 		return 0;
-	const fg_tree_name_entry *x = &t->names[a], *y = &t->names[b];
-	size_t common = x->length < y->length ? x->length : y->length;
-	int c = memcmp(x->bytes, y->bytes, common);
+	size_t x_length, y_length;
+	const char *x = fg_tree_name_bytes(t, a, &x_length), *y = fg_tree_name_bytes(t, b, &y_length);
+	int c = memcmp(x, y, x_length < y_length ? x_length : y_length);
 	if (c != 0)
 		return c;
-	return (x->length > y->length) - (x->length < y->length);
+	return (x_length > y_length) - (x_length < y_length);
 }
 
 /* ----------------------------------------------------------------- nodes */
@@ -193,7 +212,7 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 	fg_tree_node *n = &t->nodes[id];
 	n->name = name | FG_CHILDREN_IN_ORDER;
 	n->parent = parent;
-	n->first_child = n->next_sibling = n->max_child = FG_NODE_NONE;
+	n->first_child = n->next_sibling = FG_NODE_NONE;
 	t->whole[id] = 0;
 	if (t->frac != NULL)
 		t->frac[id] = 0;
@@ -205,8 +224,6 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 		fg_tree_node *p = &t->nodes[parent];
 		n->next_sibling = p->first_child;
 		p->first_child = id;
-		if (p->max_child == FG_NODE_NONE)
-			p->max_child = id;
 	}
 	return id;
 }
@@ -217,10 +234,10 @@ fg_tree *fg_tree_new(unsigned flags)
 	if (t == NULL)
 		return NULL;
 	t->flags = flags;
-	fg_arena_init(&t->arena);
 	t->name_mask = 1023;
 	t->name_slots = fg_table_alloc((t->name_mask + 1) * sizeof(*t->name_slots));
-	if (t->name_slots == NULL || intern(t, "", 0) != 0 ||
+	if (t->name_slots == NULL || fg_grow((void **)&t->store, &t->store_capacity, 1, 1) != 0 ||
+	    intern(t, "", 0) != 0 ||
 	    new_node(t, FG_NODE_NONE, 0) != 0) {
 		fg_tree_free(t);
 		return NULL;
@@ -232,7 +249,7 @@ void fg_tree_free(fg_tree *t)
 {
 	if (t == NULL)
 		return;
-	fg_arena_free(&t->arena);
+	free(t->store);
 	free(t->names);
 	free(t->rank);
 	free_name_slots(t);
@@ -310,21 +327,35 @@ static int build_index(fg_tree *t)
 	return 0;
 }
 
+/* Where a new child goes in its parent's list. */
+typedef enum child_place {
+	GREATEST,  /* first: its name is greater than every sibling's */
+	CAME_BACK, /* second, after the greatest (split_by_sorting) */
+	LOOKED_UP, /* first: found missing in the child table */
+} child_place;
+
 /* A new child of parent, entered at slot `at` of the child table if there
  * is one. */
 static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t at,
-			    uint64_t hash)
+			    uint64_t hash, child_place place)
 {
-	fg_node_id max = t->nodes[parent].max_child;
-	int order = max == FG_NODE_NONE ? 1 : -compare_names(t, FG_NAME_ID(&t->nodes[max]), name);
+	/* While the children come in order, the first is the greatest. */
+	fg_node_id first = t->nodes[parent].first_child;
+	bool in_order = place == GREATEST ||
+			(place == LOOKED_UP && (t->nodes[parent].name & FG_CHILDREN_IN_ORDER) &&
+			 (first == FG_NODE_NONE ||
+			  compare_names(t, FG_NAME_ID(&t->nodes[first]), name) < 0));
 	fg_node_id id = new_node(t, parent, name);
 	if (id == FG_NODE_NONE)
 		return id;
-	fg_tree_node *p = &t->nodes[parent];
-	if (order > 0)
-		p->max_child = id;
-	else
+	fg_tree_node *p = &t->nodes[parent], *n = &t->nodes[id];
+	if (!in_order)
 		p->name &= ~FG_CHILDREN_IN_ORDER;
+	if (place == CAME_BACK) {
+		p->first_child = first;
+		n->next_sibling = t->nodes[first].next_sibling;
+		t->nodes[first].next_sibling = id;
+	}
 	if (t->slots == NULL)
 		return id;
 	t->slots[at] = (hash >> 32) << 32 | ((uint64_t)id + 1);
@@ -339,12 +370,16 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t
  * ' ' < '2' < ';'. Then the greatest child's name is the new name followed
  * by a byte between ' ' and ';'. Such a frame gets a second node, merged
  * with the first by fg_tree_finish, so sorted input needs no lookup at all.
+ * It goes second in its parent's list, after the greatest, where the lines
+ * under it find it.
  */
 static bool split_by_sorting(const fg_tree *t, uint32_t greatest, uint32_t name)
 {
-	const fg_tree_name_entry *g = &t->names[greatest], *n = &t->names[name];
-	return g->length > n->length && memcmp(g->bytes, n->bytes, n->length) == 0 &&
-	       (unsigned char)g->bytes[n->length] > ' ' && g->bytes[n->length] < ';';
+	size_t g_length, n_length;
+	const char *g = fg_tree_name_bytes(t, greatest, &g_length);
+	const char *n = fg_tree_name_bytes(t, name, &n_length);
+	return g_length > n_length && memcmp(g, n, n_length) == 0 &&
+	       (unsigned char)g[n_length] > ' ' && g[n_length] < ';';
 }
 
 /* The child of parent called name (whose path hash is hash), created if
@@ -355,17 +390,22 @@ static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t h
 		return new_node(t, parent, name); /* never merged by lookup */
 	const fg_tree_node *p = &t->nodes[parent];
 	if (t->slots == NULL) {
-		if (p->first_child != FG_NODE_NONE && FG_NAME_ID(&t->nodes[p->first_child]) == name)
-			return p->first_child; /* the newest child */
-		if (p->max_child == FG_NODE_NONE)
-			return add_child(t, parent, name, 0, 0);
-		uint32_t greatest = FG_NAME_ID(&t->nodes[p->max_child]);
+		/* The first child is the greatest; one that came back is second. */
+		fg_node_id first = p->first_child;
+		if (first == FG_NODE_NONE)
+			return add_child(t, parent, name, 0, 0, GREATEST);
+		uint32_t greatest = FG_NAME_ID(&t->nodes[first]);
+		if (greatest == name)
+			return first;
+		fg_node_id second = t->nodes[first].next_sibling;
+		if (!(p->name & FG_CHILDREN_IN_ORDER) && second != FG_NODE_NONE &&
+		    FG_NAME_ID(&t->nodes[second]) == name)
+			return second;
 		int order = compare_names(t, greatest, name);
-		if (order == 0)
-			return p->max_child;
-		/* Greater than every child: new. */
-		if (order < 0 || split_by_sorting(t, greatest, name))
-			return add_child(t, parent, name, 0, 0);
+		if (order < 0) /* greater than every child: new */
+			return add_child(t, parent, name, 0, 0, GREATEST);
+		if (split_by_sorting(t, greatest, name))
+			return add_child(t, parent, name, 0, 0, CAME_BACK);
 		/* Out of order: from now on, a hash of every node. */
 		if (build_index(t) != 0)
 			return FG_NODE_NONE;
@@ -380,7 +420,7 @@ static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t h
 		if (n->parent == parent && FG_NAME_ID(n) == name)
 			return id;
 	}
-	return add_child(t, parent, name, at, hash);
+	return add_child(t, parent, name, at, hash, LOOKED_UP);
 }
 
 /* Length of the common prefix of a and b. */
@@ -493,7 +533,7 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	for (size_t d = shared; d < depth; d++) {
 		uint64_t slot = *name_slot(t, t->path_hash[d]);
 		if (slot >> 32 == t->path_hash[d] >> 32)
-			__builtin_prefetch(t->names[(uint32_t)slot - 1].bytes);
+			__builtin_prefetch(t->store + (t->names[(uint32_t)slot - 1] >> FG_NAME_LENGTH_BITS));
 	}
 	uint64_t hash = shared ? t->path_hash[shared - 1] : ROOT_HASH;
 	for (size_t d = shared; d < depth; d++) {
@@ -635,11 +675,14 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	uint32_t *names = malloc(from->name_count * sizeof(*names));
 	if (names == NULL)
 		return FG_ENOMEM;
-	for (size_t i = 0; i < from->name_count; i++)
-		if ((names[i] = intern(into, from->names[i].bytes, from->names[i].length)) == NO_NAME) {
+	for (size_t i = 0; i < from->name_count; i++) {
+		size_t length;
+		const char *bytes = fg_tree_name_bytes(from, (uint32_t)i, &length);
+		if ((names[i] = intern(into, bytes, length)) == NO_NAME) {
 			free(names);
 			return FG_ENOMEM;
 		}
+	}
 	/* Neither child table is of use any more (see the end). */
 	free_child_slots(into);
 	free_child_slots(from);
@@ -654,7 +697,6 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		n.parent = MOVED(n.parent);
 		n.first_child = MOVED(n.first_child);
 		n.next_sibling = MOVED(n.next_sibling);
-		n.max_child = MOVED(n.max_child);
 		into->nodes[i + offset] = n;
 		into->whole[i + offset] = from->whole[i];
 		if (into->frac != NULL)
@@ -732,9 +774,11 @@ static int rank_names(fg_tree *t)
 		free(order);
 		return FG_ENOMEM;
 	}
-	for (size_t i = 0; i < t->name_count; i++)
-		order[i] = (fg_sort_string){(const unsigned char *)t->names[i].bytes, t->names[i].length,
-					    (uint32_t)i};
+	for (size_t i = 0; i < t->name_count; i++) {
+		size_t length;
+		const char *bytes = fg_tree_name_bytes(t, (uint32_t)i, &length);
+		order[i] = (fg_sort_string){(const unsigned char *)bytes, length, (uint32_t)i};
+	}
 	fg_sort_strings(order, t->name_count);
 	for (size_t i = 0; i < t->name_count; i++)
 		t->rank[order[i].id] = (uint32_t)i;

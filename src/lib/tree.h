@@ -14,30 +14,36 @@
 #define FG_NAME_ID(n) ((n)->name & ~FG_CHILDREN_IN_ORDER)
 
 /*
- * 20 bytes a node: the name is an id into the tree's table of distinct
+ * 16 bytes a node: the name is an id into the tree's table of distinct
  * names, so a frame that occurs under many parents is stored once, and
  * counts live in their own arrays (whole units always, fractions only once
- * a fractional count has been seen). While the tree is built, a node's
- * newest child comes first in its list (children are prepended);
- * fg_tree_finish puts every list in order.
+ * a fractional count has been seen). While the tree is built, children are
+ * prepended, so a node's newest child comes first in its list, except
+ * that on the sorted-input path the first child is always the one with the
+ * greatest name (see split_by_sorting in tree.c); fg_tree_finish puts
+ * every list in order.
  */
 typedef struct fg_tree_node {
 	uint32_t name;          /* name id | FG_CHILDREN_IN_ORDER */
 	fg_node_id parent;      /* FG_NODE_NONE once merged into a sibling */
 	fg_node_id first_child; /* while building: the newest */
 	fg_node_id next_sibling;
-	fg_node_id max_child;   /* while building: the child with the greatest name */
 } fg_tree_node;
 
-/* A distinct frame name: its bytes (in the arena). */
-typedef struct fg_tree_name_entry {
-	const char *bytes;
-	uint32_t length;
-} fg_tree_name_entry;
+/*
+ * A distinct frame name, 8 bytes: where its bytes start in the tree's name
+ * store (above FG_NAME_LENGTH_BITS) and its length (below). A length of
+ * FG_NAME_LONG or more is stored as 4 bytes just before the name's bytes,
+ * and the field says FG_NAME_LONG.
+ */
+typedef uint64_t fg_tree_name_entry;
+#define FG_NAME_LENGTH_BITS 24
+#define FG_NAME_LONG ((1u << FG_NAME_LENGTH_BITS) - 1)
 
 struct fg_tree {
 	unsigned flags;
-	fg_arena arena;          /* name bytes */
+	char *store;             /* every distinct name's bytes, one after another */
+	size_t store_length, store_capacity;
 	fg_tree_name_entry *names;
 	size_t name_count, name_capacity;
 	uint32_t *rank;          /* each name's place in bytewise order (fg_tree_finish) */
@@ -86,8 +92,15 @@ static inline uint32_t fg_node_name_id(const fg_tree *t, fg_node_id n) { return 
 static inline size_t fg_tree_name_count(const fg_tree *t) { return t->name_count; }
 static inline const char *fg_tree_name_bytes(const fg_tree *t, uint32_t id, size_t *length)
 {
-	*length = t->names[id].length;
-	return t->names[id].bytes;
+	fg_tree_name_entry e = t->names[id];
+	const char *bytes = t->store + (e >> FG_NAME_LENGTH_BITS);
+	*length = e & FG_NAME_LONG;
+	if (*length == FG_NAME_LONG) {
+		uint32_t long_length;
+		memcpy(&long_length, bytes - sizeof(long_length), sizeof(long_length));
+		*length = long_length;
+	}
+	return bytes;
 }
 
 static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)

@@ -105,6 +105,33 @@ static void test_tree(void)
 	      fg_tree_total(t, p).whole == 10001, "tree: alternating lines counted once each");
 	fg_tree_free(t);
 
+	/* Names around the length that no longer fits a name entry (2^24 - 1
+	 * bytes and up keep their length in the name store). */
+	size_t long_length = ((size_t)1 << 24) + 1;
+	char *longer = malloc(long_length + 2);
+	memset(longer, 'x', long_length);
+	t = fg_tree_new(0);
+	for (size_t cut = long_length - 3; cut <= long_length; cut++) {
+		longer[cut - 1] = 'y';
+		CHECK(fg_tree_add(t, longer, cut, fg_count_of(cut), NULL) == 0, "tree: a %zu-byte name", cut);
+		longer[cut - 1] = 'x';
+	}
+	add(t, "short", 1);
+	fg_tree_finish(t);
+	size_t seen = 0;
+	for (fg_node_id c = fg_tree_first_child(t, 0); c != FG_NODE_NONE; c = fg_tree_next_sibling(t, c)) {
+		size_t length;
+		const char *name = fg_tree_name(t, c, &length);
+		bool right = length == 5 ? memcmp(name, "short", 5) == 0 && fg_tree_total(t, c).whole == 1
+					 : fg_tree_total(t, c).whole == length && name[length - 1] == 'y' &&
+						   memchr(name, 'y', length - 1) == NULL;
+		CHECK(right, "tree: the %zu-byte name comes back whole", length);
+		seen++;
+	}
+	CHECK(seen == 5, "tree: five names around 2^24 bytes");
+	fg_tree_free(t);
+	free(longer);
+
 	/* Overflow of the grand total is refused, nothing added. */
 	t = fg_tree_new(0);
 	add(t, "a", UINT64_MAX);
