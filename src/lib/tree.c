@@ -45,6 +45,32 @@ static inline uint64_t path_hash(uint64_t parent_hash, uint32_t name)
 	return h ^ (h >> 33);
 }
 
+/*
+ * The two hash tables have 4-byte slots: an id + 1 (0: empty) in the bits
+ * of the table's mask, which holds every id (a table is at most 3/4 full),
+ * and above them, where the table is small enough to leave room, the same
+ * bits of a tag taken from the hash, which spares most probes that would
+ * not match a look at the name or node.
+ */
+static inline uint32_t make_slot(uint32_t tag, size_t mask, size_t id)
+{
+	return (tag & ~(uint32_t)mask) | (uint32_t)(id + 1);
+}
+
+static inline bool slot_has_tag(uint32_t slot, uint32_t tag, size_t mask)
+{
+	return ((slot ^ tag) & ~(uint32_t)mask) == 0;
+}
+
+static inline size_t slot_id(uint32_t slot, size_t mask)
+{
+	return (size_t)(slot & (uint32_t)mask) - 1;
+}
+
+/* A name table's probe starts at the hash's low bits; its tag is the high
+ * half. */
+static inline uint32_t name_tag(uint64_t hash) { return (uint32_t)(hash >> 32); }
+
 /* The two hash tables (fg_table_alloc: freed with their size). */
 static void free_name_slots(fg_tree *t)
 {
@@ -63,7 +89,7 @@ static void free_child_slots(fg_tree *t)
 static int grow_names(fg_tree *t)
 {
 	size_t mask = t->name_mask * 2 + 1;
-	uint64_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots));
+	uint32_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots));
 	if (slots == NULL)
 		return FG_ENOMEM;
 	for (size_t i = 0; i < t->name_count; i++) {
@@ -73,7 +99,7 @@ static int grow_names(fg_tree *t)
 		size_t at = hash & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
-		slots[at] = (hash >> 32) << 32 | (i + 1);
+		slots[at] = make_slot(name_tag(hash), mask, i);
 	}
 	free_name_slots(t);
 	t->name_slots = slots;
@@ -101,7 +127,7 @@ static inline bool same_bytes(const char *a, const char *b, size_t length)
 }
 
 /* The slot where a name of this hash starts its probe: to prefetch. */
-static inline const uint64_t *name_slot(const fg_tree *t, uint64_t hash)
+static inline const uint32_t *name_slot(const fg_tree *t, uint64_t hash)
 {
 	return &t->name_slots[hash & t->name_mask];
 }
@@ -127,11 +153,11 @@ static fg_tree_name_entry store_name(fg_tree *t, const char *name, size_t length
 static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint64_t hash)
 {
 	size_t at = hash & t->name_mask;
-	uint64_t tag = hash >> 32;
-	for (uint64_t slot; (slot = t->name_slots[at]) != 0; at = (at + 1) & t->name_mask) {
-		if (slot >> 32 != tag)
+	uint32_t tag = name_tag(hash);
+	for (uint32_t slot; (slot = t->name_slots[at]) != 0; at = (at + 1) & t->name_mask) {
+		if (!slot_has_tag(slot, tag, t->name_mask))
 			continue;
-		uint32_t id = (uint32_t)slot - 1;
+		uint32_t id = (uint32_t)slot_id(slot, t->name_mask);
 		size_t known_length;
 		const char *known = fg_tree_name_bytes(t, id, &known_length);
 		if (known_length == length && same_bytes(known, name, length))
@@ -145,7 +171,7 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
 	t->names[id] = entry;
-	t->name_slots[at] = tag << 32 | (id + 1);
+	t->name_slots[at] = make_slot(tag, t->name_mask, id);
 	if (t->name_count * 4 > t->name_mask * 3 && grow_names(t) != 0)
 		return NO_NAME;
 	return id;
@@ -268,29 +294,20 @@ void fg_tree_free(fg_tree *t)
 }
 
 /*
- * The child table. A slot holds the top 32 bits of a path hash (the tag)
- * and a node id + 1 (0: empty); a probe starts at the hash's top bits, so
- * a slot's place is known from its tag alone and the table grows by
- * re-placing tags, without touching a node or hashing a path again.
+ * The child table. A probe starts at the top bits of a node's path hash;
+ * the tag is its low half.
  */
 static inline size_t slot_of(const fg_tree *t, uint64_t hash)
 {
 	return (size_t)(hash >> t->slot_shift);
 }
 
-/* Places tag/id slots in a new table of mask + 1 slots (2^bits). */
-static void place(uint64_t *slots, size_t mask, unsigned bits, uint64_t slot)
-{
-	size_t at = (size_t)((slot >> 32) >> (32 - bits));
-	while (slots[at] != 0)
-		at = (at + 1) & mask;
-	slots[at] = slot;
-}
+static inline uint32_t path_tag(uint64_t hash) { return (uint32_t)hash; }
 
-/* Builds the child table over all nodes, or grows it, with room to grow
- * (at most 3/4 full: a slot's tag spares most probes a node). A first
- * build hashes the paths from the root down (parents have lower ids than
- * their children). */
+/* Builds the child table over all nodes, with room to grow (at most 3/4
+ * full). The path hashes are worked out again from the root down (parents
+ * have lower ids than their children): a slot keeps too little of its
+ * hash to be moved without it. */
 static int build_index(fg_tree *t)
 {
 	unsigned bits = 12;
@@ -299,27 +316,24 @@ static int build_index(fg_tree *t)
 	if (bits > 32)
 		return FG_ENOMEM; /* (node ids are 32 bits: cannot happen) */
 	size_t mask = ((size_t)1 << bits) - 1;
-	uint64_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots)); /* huge pages: fewer faults, TLB misses */
-	if (slots == NULL)
+	/* Huge pages: fewer faults, fewer TLB misses. */
+	uint32_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots));
+	uint64_t *hashes = fg_table_alloc(t->size * sizeof(*hashes));
+	if (slots == NULL || hashes == NULL) {
+		fg_table_free(slots, (mask + 1) * sizeof(*slots));
+		fg_table_free(hashes, t->size * sizeof(*hashes));
 		return FG_ENOMEM;
-	if (t->slots != NULL) {
-		for (size_t i = 0; i <= t->slot_mask; i++)
-			if (t->slots[i] != 0)
-				place(slots, mask, bits, t->slots[i]);
-	} else {
-		uint64_t *hashes = malloc(t->size * sizeof(*hashes));
-		if (hashes == NULL) {
-			fg_table_free(slots, (mask + 1) * sizeof(*slots));
-			return FG_ENOMEM;
-		}
-		hashes[0] = ROOT_HASH;
-		for (size_t id = 1; id < t->size; id++) {
-			const fg_tree_node *n = &t->nodes[id];
-			uint64_t h = hashes[id] = path_hash(hashes[n->parent], FG_NAME_ID(n));
-			place(slots, mask, bits, (h >> 32) << 32 | ((uint64_t)id + 1));
-		}
-		free(hashes);
 	}
+	hashes[0] = ROOT_HASH;
+	for (size_t id = 1; id < t->size; id++) {
+		const fg_tree_node *n = &t->nodes[id];
+		uint64_t h = hashes[id] = path_hash(hashes[n->parent], FG_NAME_ID(n));
+		size_t at = (size_t)(h >> (64 - bits));
+		while (slots[at] != 0)
+			at = (at + 1) & mask;
+		slots[at] = make_slot(path_tag(h), mask, id);
+	}
+	fg_table_free(hashes, t->size * sizeof(*hashes));
 	free_child_slots(t);
 	t->slots = slots;
 	t->slot_mask = mask;
@@ -358,7 +372,7 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t
 	}
 	if (t->slots == NULL)
 		return id;
-	t->slots[at] = (hash >> 32) << 32 | ((uint64_t)id + 1);
+	t->slots[at] = make_slot(path_tag(hash), t->slot_mask, id);
 	if ((t->size - 1) * 4 > t->slot_mask * 3 && build_index(t) != 0)
 		return FG_NODE_NONE;
 	return id;
@@ -410,12 +424,12 @@ static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t h
 		if (build_index(t) != 0)
 			return FG_NODE_NONE;
 	}
-	uint64_t tag = hash >> 32;
+	uint32_t tag = path_tag(hash);
 	size_t at = slot_of(t, hash);
-	for (uint64_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->slot_mask) {
-		if (slot >> 32 != tag)
+	for (uint32_t slot; (slot = t->slots[at]) != 0; at = (at + 1) & t->slot_mask) {
+		if (!slot_has_tag(slot, tag, t->slot_mask))
 			continue;
-		fg_node_id id = (fg_node_id)(slot & 0xffffffffu) - 1;
+		fg_node_id id = (fg_node_id)slot_id(slot, t->slot_mask);
 		const fg_tree_node *n = &t->nodes[id];
 		if (n->parent == parent && FG_NAME_ID(n) == name)
 			return id;
@@ -526,14 +540,15 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	}
 	/* A name's probe touches its slot, its entry, then its bytes. */
 	for (size_t d = shared; d < depth; d++) {
-		uint64_t slot = *name_slot(t, t->path_hash[d]);
-		if (slot >> 32 == t->path_hash[d] >> 32)
-			__builtin_prefetch(&t->names[(uint32_t)slot - 1]);
+		uint32_t slot = *name_slot(t, t->path_hash[d]);
+		if (slot != 0 && slot_has_tag(slot, name_tag(t->path_hash[d]), t->name_mask))
+			__builtin_prefetch(&t->names[slot_id(slot, t->name_mask)]);
 	}
 	for (size_t d = shared; d < depth; d++) {
-		uint64_t slot = *name_slot(t, t->path_hash[d]);
-		if (slot >> 32 == t->path_hash[d] >> 32)
-			__builtin_prefetch(t->store + (t->names[(uint32_t)slot - 1] >> FG_NAME_LENGTH_BITS));
+		uint32_t slot = *name_slot(t, t->path_hash[d]);
+		if (slot != 0 && slot_has_tag(slot, name_tag(t->path_hash[d]), t->name_mask))
+			__builtin_prefetch(t->store + (t->names[slot_id(slot, t->name_mask)] >>
+						       FG_NAME_LENGTH_BITS));
 	}
 	uint64_t hash = shared ? t->path_hash[shared - 1] : ROOT_HASH;
 	for (size_t d = shared; d < depth; d++) {
@@ -549,9 +564,9 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	}
 	/* Then the nodes the child table's first probes point at. */
 	for (size_t d = shared; d < depth && t->slots != NULL; d++) {
-		uint64_t slot = t->slots[slot_of(t, t->path_hash[d])];
-		if (slot >> 32 == t->path_hash[d] >> 32)
-			__builtin_prefetch(&t->nodes[(uint32_t)slot - 1]);
+		uint32_t slot = t->slots[slot_of(t, t->path_hash[d])];
+		if (slot != 0 && slot_has_tag(slot, path_tag(t->path_hash[d]), t->slot_mask))
+			__builtin_prefetch(&t->nodes[slot_id(slot, t->slot_mask)]);
 	}
 	fg_node_id at = shared ? t->path[shared - 1] : 0;
 	for (size_t d = shared; d < depth; d++) {

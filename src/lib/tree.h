@@ -47,7 +47,7 @@ struct fg_tree {
 	fg_tree_name_entry *names;
 	size_t name_count, name_capacity;
 	uint32_t *rank;          /* each name's place in bytewise order (fg_tree_finish) */
-	uint64_t *name_slots;    /* hash tag << 32 | name id + 1, 0 = empty */
+	uint32_t *name_slots;    /* hash tag | name id + 1 (tree.c: make_slot), 0 = empty */
 	size_t name_mask;
 	fg_tree_node *nodes;
 	size_t size, capacity;
@@ -58,11 +58,11 @@ struct fg_tree {
 	size_t before_capacity;
 	fg_count *starts;        /* flame charts: the grand total when created */
 	size_t starts_capacity;
-	/* Child table: hash tag << 32 | node id + 1, 0 = empty; NULL until the
-	 * input is found out of order. The hash is of the node's whole path
-	 * (name ids from the root), so the probes of one line do not wait for
-	 * each other and can be prefetched together. */
-	uint64_t *slots;
+	/* Child table: hash tag | node id + 1 (tree.c: make_slot), 0 = empty;
+	 * NULL until the input is found out of order. The hash is of the node's
+	 * whole path (name ids from the root), so the probes of one line do not
+	 * wait for each other and can be prefetched together. */
+	uint32_t *slots;
 	size_t slot_mask;
 	unsigned slot_shift;     /* a probe starts at hash >> slot_shift */
 	fg_count grand_total, grand_before;
