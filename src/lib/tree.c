@@ -277,7 +277,6 @@ void fg_tree_free(fg_tree *t)
 		return;
 	free(t->store);
 	free(t->names);
-	free(t->rank);
 	free_name_slots(t);
 	free(t->nodes);
 	free(t->whole);
@@ -591,54 +590,6 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	return 0;
 }
 
-/* Sorts a sibling list by name rank, and nodes of one name by id (the
- * lowest first, so that merging them keeps the lowest and walks each
- * merged node's children once): a merge sort of the linked list, which
- * needs no extra memory. */
-static fg_node_id sort_siblings(fg_tree *t, fg_node_id head)
-{
-	fg_tree_node *nodes = t->nodes;
-	const uint32_t *rank = t->rank;
-#define RANK(id) rank[FG_NAME_ID(&nodes[id])]
-#define BEFORE(a, b) (RANK(a) < RANK(b) || (RANK(a) == RANK(b) && (a) < (b)))
-	size_t width = 1;
-	for (;;) {
-		fg_node_id result = FG_NODE_NONE, *tail = &result;
-		fg_node_id rest = head;
-		size_t merges = 0;
-		while (rest != FG_NODE_NONE) {
-			merges++;
-			fg_node_id a = rest, b = rest;
-			size_t a_size = 0;
-			while (a_size < width && b != FG_NODE_NONE) {
-				b = nodes[b].next_sibling;
-				a_size++;
-			}
-			size_t b_size = width;
-			while (a_size > 0 || (b_size > 0 && b != FG_NODE_NONE)) {
-				fg_node_id take;
-				if (a_size == 0) {
-					take = b; b = nodes[b].next_sibling; b_size--;
-				} else if (b_size == 0 || b == FG_NODE_NONE || BEFORE(a, b)) {
-					take = a; a = nodes[a].next_sibling; a_size--;
-				} else {
-					take = b; b = nodes[b].next_sibling; b_size--;
-				}
-				*tail = take;
-				tail = &nodes[take].next_sibling;
-			}
-			rest = b;
-		}
-		*tail = FG_NODE_NONE;
-		head = result;
-		if (merges <= 1)
-			return head;
-		width *= 2;
-	}
-#undef BEFORE
-#undef RANK
-}
-
 /* Grows a count array of `size` used entries to `capacity` (zeroed tail). */
 static int grow_counts(void **array, size_t *capacity, size_t want, size_t element)
 {
@@ -778,26 +729,42 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 		t->frac[from] = 0;
 }
 
-/* Each name's rank in bytewise order: children are then sorted by
- * comparing two integers. Returns 0 or FG_ENOMEM. */
-static int rank_names(fg_tree *t)
+/*
+ * Sorts the children of `parent` by name and merges the nodes of one name
+ * into the one with the lowest id (children stay above their parents, and
+ * each merged node's children are walked once). scratch: room for the
+ * list, kept from one call to the next. Returns 0 or FG_ENOMEM (the list
+ * is then left as it was).
+ */
+static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
+			 size_t *capacity)
 {
-	size_t n = t->name_count ? t->name_count : 1;
-	fg_sort_string *order = malloc(n * sizeof(*order));
-	t->rank = malloc(n * sizeof(*t->rank));
-	if (order == NULL || t->rank == NULL) {
-		free(order);
-		return FG_ENOMEM;
-	}
-	for (size_t i = 0; i < t->name_count; i++) {
+	size_t count = 0;
+	for (fg_node_id c = t->nodes[parent].first_child; c != FG_NODE_NONE;
+	     c = t->nodes[c].next_sibling) {
+		if (count == *capacity &&
+		    fg_grow((void **)scratch, capacity, count + 1, sizeof(**scratch)) != 0)
+			return FG_ENOMEM;
 		size_t length;
-		const char *bytes = fg_tree_name_bytes(t, (uint32_t)i, &length);
-		order[i] = (fg_sort_string){(const unsigned char *)bytes, length, (uint32_t)i};
+		const char *bytes = fg_tree_name_bytes(t, FG_NAME_ID(&t->nodes[c]), &length);
+		(*scratch)[count++] = (fg_sort_string){(const unsigned char *)bytes, (uint32_t)length, c};
 	}
-	fg_sort_strings(order, t->name_count);
-	for (size_t i = 0; i < t->name_count; i++)
-		t->rank[order[i].id] = (uint32_t)i;
-	free(order);
+	fg_sort_string *items = *scratch;
+	fg_sort_strings(items, count);
+	fg_node_id *link = &t->nodes[parent].first_child;
+	for (size_t i = 0, end; i < count; i = end) {
+		uint32_t name = FG_NAME_ID(&t->nodes[items[i].id]);
+		fg_node_id kept = items[i].id;
+		for (end = i + 1; end < count && FG_NAME_ID(&t->nodes[items[end].id]) == name; end++)
+			if (items[end].id < kept)
+				kept = items[end].id;
+		for (size_t j = i; j < end; j++)
+			if (items[j].id != kept)
+				merge_nodes(t, kept, items[j].id);
+		*link = kept;
+		link = &t->nodes[kept].next_sibling;
+	}
+	*link = FG_NODE_NONE;
 	return 0;
 }
 
@@ -835,32 +802,20 @@ int fg_tree_finish(fg_tree *t)
 	 * children, so a node whose children a merge disordered is reached
 	 * later in this loop.
 	 */
-	bool ranked = false;
+	fg_sort_string *scratch = NULL;
+	size_t scratch_capacity = 0;
 	if (!(t->flags & FG_TREE_FLAMECHART))
 		for (size_t id = 0; id < t->size; id++) {
 			fg_tree_node *n = &t->nodes[id];
 			if ((n->name & FG_CHILDREN_IN_ORDER) || (id != 0 && n->parent == FG_NODE_NONE) ||
 			    n->first_child == FG_NODE_NONE)
 				continue;
-			if (!ranked && rank_names(t) != 0) {
+			if (sort_children(t, (fg_node_id)id, &scratch, &scratch_capacity) != 0) {
 				rc = FG_ENOMEM; /* the children stay unsorted: not to be drawn */
 				break;
 			}
-			ranked = true;
-			n->first_child = sort_siblings(t, n->first_child);
-			/* Nodes of one name are next to each other, the lowest id
-			 * first: it is kept (children stay above parents). */
-			fg_node_id kept = n->first_child;
-			for (fg_node_id c = t->nodes[kept].next_sibling, next; c != FG_NODE_NONE; c = next) {
-				next = t->nodes[c].next_sibling;
-				if (FG_NAME_ID(&t->nodes[kept]) != FG_NAME_ID(&t->nodes[c])) {
-					kept = c;
-				} else {
-					t->nodes[kept].next_sibling = next;
-					merge_nodes(t, kept, c);
-				}
-			}
 		}
+	free(scratch);
 	/* Inclusive totals: children (higher ids) first. */
 	for (size_t id = t->size; id-- > 1;) {
 		fg_node_id parent = t->nodes[id].parent;

@@ -46,7 +46,6 @@ struct fg_tree {
 	size_t store_length, store_capacity;
 	fg_tree_name_entry *names;
 	size_t name_count, name_capacity;
-	uint32_t *rank;          /* each name's place in bytewise order (fg_tree_finish) */
 	uint32_t *name_slots;    /* hash tag | name id + 1 (tree.c: make_slot), 0 = empty */
 	size_t name_mask;
 	fg_tree_node *nodes;
