@@ -197,33 +197,75 @@ static int compare_names(const fg_tree *t, uint32_t a, uint32_t b)
 
 /* ----------------------------------------------------------------- nodes */
 
+/* From now on, counts in 64 bits (a count past 32 bits, fg_tree_finish). */
+static int widen_counts(fg_tree *t)
+{
+	if (t->whole != NULL)
+		return 0;
+	uint64_t *whole = NULL;
+	size_t capacity = 0;
+	if (fg_grow((void **)&whole, &capacity, t->narrow_capacity, sizeof(*whole)) != 0)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < t->size; i++)
+		whole[i] = t->narrow[i];
+	free(t->narrow);
+	t->narrow = NULL;
+	t->narrow_capacity = 0;
+	t->whole = whole;
+	t->whole_capacity = capacity;
+	return 0;
+}
+
+static inline size_t count_capacity(const fg_tree *t)
+{
+	return t->whole != NULL ? t->whole_capacity : t->narrow_capacity;
+}
+
+/* Adds units to node id's own whole count. */
+static inline int add_units(fg_tree *t, fg_node_id id, uint64_t units)
+{
+	if (t->whole == NULL) {
+		if (units <= UINT32_MAX - t->narrow[id]) {
+			t->narrow[id] += (uint32_t)units;
+			return 0;
+		}
+		if (widen_counts(t) != 0)
+			return FG_ENOMEM;
+	}
+	t->whole[id] += units;
+	return 0;
+}
+
 /* Adds c to node id's own count (cannot overflow: below the grand total). */
 static int add_count(fg_tree *t, fg_node_id id, fg_count c)
 {
 	if (c.frac != 0 && t->frac == NULL) {
-		t->frac = calloc(t->whole_capacity, sizeof(*t->frac));
+		t->frac = calloc(count_capacity(t), sizeof(*t->frac));
 		if (t->frac == NULL)
 			return FG_ENOMEM;
-		t->frac_capacity = t->whole_capacity;
+		t->frac_capacity = count_capacity(t);
 	}
 	if (t->frac != NULL) {
 		uint64_t f = t->frac[id] + c.frac;
 		if (f >= FG_COUNT_FRAC_ONE) {
 			f -= FG_COUNT_FRAC_ONE;
-			t->whole[id]++;
+			if (add_units(t, id, 1) != 0)
+				return FG_ENOMEM;
 		}
 		t->frac[id] = f;
 	}
-	t->whole[id] += c.whole;
-	return 0;
+	return add_units(t, id, c.whole);
 }
 
 static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 {
 	size_t need = t->size + 1;
 	if (t->size >= FG_NODE_NONE - 1 ||
-	    fg_grow((void **)&t->nodes, &t->capacity, need, sizeof(*t->nodes)) != 0 ||
-	    fg_grow((void **)&t->whole, &t->whole_capacity, need, sizeof(*t->whole)) != 0)
+	    fg_grow((void **)&t->nodes, &t->capacity, need, sizeof(*t->nodes)) != 0)
+		return FG_NODE_NONE;
+	if (t->whole != NULL
+		    ? fg_grow((void **)&t->whole, &t->whole_capacity, need, sizeof(*t->whole)) != 0
+		    : fg_grow((void **)&t->narrow, &t->narrow_capacity, need, sizeof(*t->narrow)) != 0)
 		return FG_NODE_NONE;
 	if (t->frac != NULL &&
 	    fg_grow((void **)&t->frac, &t->frac_capacity, need, sizeof(*t->frac)) != 0)
@@ -239,7 +281,10 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 	n->name = name | FG_CHILDREN_IN_ORDER;
 	n->parent = parent;
 	n->first_child = n->next_sibling = FG_NODE_NONE;
-	t->whole[id] = 0;
+	if (t->whole != NULL)
+		t->whole[id] = 0;
+	else
+		t->narrow[id] = 0;
 	if (t->frac != NULL)
 		t->frac[id] = 0;
 	if (t->before != NULL)
@@ -279,6 +324,7 @@ void fg_tree_free(fg_tree *t)
 	free(t->names);
 	free_name_slots(t);
 	free(t->nodes);
+	free(t->narrow);
 	free(t->whole);
 	free(t->frac);
 	free(t->before);
@@ -614,9 +660,14 @@ static void shrink(fg_tree *from, size_t keep)
 		from->nodes = smaller;
 		from->capacity = keep;
 	}
-	if ((smaller = realloc(from->whole, keep * sizeof(*from->whole))) != NULL) {
+	if (from->whole != NULL && (smaller = realloc(from->whole, keep * sizeof(*from->whole))) != NULL) {
 		from->whole = smaller;
 		from->whole_capacity = keep;
+	}
+	if (from->narrow != NULL &&
+	    (smaller = realloc(from->narrow, keep * sizeof(*from->narrow))) != NULL) {
+		from->narrow = smaller;
+		from->narrow_capacity = keep;
 	}
 }
 
@@ -629,7 +680,13 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	size_t added = from->size - 1, size = into->size + added;
 	if (size >= FG_NODE_NONE ||
 	    fg_grow((void **)&into->nodes, &into->capacity, size, sizeof(*into->nodes)) != 0 ||
-	    grow_counts((void **)&into->whole, &into->whole_capacity, size, sizeof(*into->whole)) != 0)
+	    (into->whole == NULL &&
+	     (from->whole != NULL || fg_node_total(from, 0).whole >= UINT32_MAX - into->narrow[0]) &&
+	     widen_counts(into) != 0))
+		return FG_ENOMEM; /* (then the roots' sum below needs no widening) */
+	if (into->whole != NULL
+		    ? grow_counts((void **)&into->whole, &into->whole_capacity, size, sizeof(*into->whole)) != 0
+		    : grow_counts((void **)&into->narrow, &into->narrow_capacity, size, sizeof(*into->narrow)) != 0)
 		return FG_ENOMEM;
 	if ((from->frac != NULL || into->frac != NULL) &&
 	    grow_counts((void **)&into->frac, &into->frac_capacity, size, sizeof(*into->frac)) != 0)
@@ -664,7 +721,10 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		n.first_child = MOVED(n.first_child);
 		n.next_sibling = MOVED(n.next_sibling);
 		into->nodes[i + offset] = n;
-		into->whole[i + offset] = from->whole[i];
+		if (into->whole != NULL)
+			into->whole[i + offset] = fg_node_total(from, (fg_node_id)i).whole;
+		else
+			into->narrow[i + offset] = from->narrow[i];
 		if (into->frac != NULL)
 			into->frac[i + offset] = from->frac != NULL ? from->frac[i] : 0;
 		if (into->before != NULL) /* (room past into->size is not zeroed) */
@@ -676,7 +736,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	free(names);
 	fg_tree_node *root = &into->nodes[0];
 	const fg_tree_node *from_root = &from->nodes[0];
-	add_count(into, 0, fg_node_total(from, 0)); /* cannot fail: frac exists if needed */
+	add_count(into, 0, fg_node_total(from, 0)); /* cannot fail: see above; frac exists if needed */
 	if (into->before != NULL && from->before != NULL)
 		fg_count_add_inline(&into->before[0], from->before[0]);
 	if (from_root->first_child != FG_NODE_NONE) {
@@ -704,7 +764,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 {
 	fg_tree_node *a = &t->nodes[into], *b = &t->nodes[from];
-	add_count(t, into, fg_node_total(t, from)); /* frac exists if needed */
+	add_count(t, into, fg_node_total(t, from)); /* cannot fail: counts are 64-bit, frac exists if needed */
 	if (t->before != NULL)
 		fg_count_add(&t->before[into], t->before[from]);
 	if (b->first_child != FG_NODE_NONE) {
@@ -789,6 +849,8 @@ int fg_tree_finish(fg_tree *t)
 	t->finished = true;
 	free_child_slots(t);
 	free_name_slots(t);
+	if (widen_counts(t) != 0) /* inclusive totals need 64 bits */
+		return FG_ENOMEM;
 	/* Lists in creation order (they were built newest first): in name
 	 * order where the children came in order, in input order in a flame
 	 * chart. The others are sorted below. */

@@ -50,7 +50,12 @@ struct fg_tree {
 	size_t name_mask;
 	fg_tree_node *nodes;
 	size_t size, capacity;
-	uint64_t *whole;         /* count per node: self while building, inclusive after */
+	/* Count per node: its own while building, inclusive after. While every
+	 * own count fits in 32 bits (and until fg_tree_finish) they are kept
+	 * in `narrow`, and `whole` is NULL. */
+	uint32_t *narrow;
+	size_t narrow_capacity;
+	uint64_t *whole;
 	uint64_t *frac;          /* its fraction (FG_COUNT_FRAC_ONE units), NULL while all are whole */
 	size_t whole_capacity, frac_capacity;
 	fg_count *before;        /* differential: BEFORE per node, like count */
@@ -104,7 +109,7 @@ static inline const char *fg_tree_name_bytes(const fg_tree *t, uint32_t id, size
 
 static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 {
-	fg_count c = {t->whole[n], t->frac != NULL ? t->frac[n] : 0};
+	fg_count c = {t->whole != NULL ? t->whole[n] : t->narrow[n], t->frac != NULL ? t->frac[n] : 0};
 	return c;
 }
 /* Nodes in the tree, not counting those merged into a sibling. */

@@ -132,6 +132,26 @@ static void test_tree(void)
 	fg_tree_free(t);
 	free(longer);
 
+	/* A node's own count past 32 bits (counts are kept in 32 bits while
+	 * they fit), as an empty stack (the root) and below it, and merged. */
+	t = fg_tree_new(0);
+	add(t, "a", 4294967295u);
+	add(t, "b", 1);
+	add(t, "", 4294967295u);
+	add(t, "a", 2);
+	add(t, "", 3);
+	fg_tree *t2 = fg_tree_new(0);
+	add(t2, "b", 4294967295u);
+	add(t2, "", 4294967294u);
+	CHECK(fg_tree_merge(t, t2) == 0, "tree: counts past 2^32 merge");
+	fg_tree_free(t2);
+	fg_tree_finish(t);
+	CHECK(fg_tree_total(t, child_named(t, 0, "a")).whole == 4294967297u &&
+	      fg_tree_total(t, child_named(t, 0, "b")).whole == 4294967296u &&
+	      fg_tree_total(t, 0).whole == 4294967297u + 4294967296u + 4294967298u + 4294967294u,
+	      "tree: counts past 2^32 are exact");
+	fg_tree_free(t);
+
 	/* Overflow of the grand total is refused, nothing added. */
 	t = fg_tree_new(0);
 	add(t, "a", UINT64_MAX);
@@ -156,33 +176,47 @@ static void serialize(const fg_tree *t, fg_node_id n, int depth, char *out, size
 		serialize(t, c, depth + 1, out, size);
 }
 
-static void test_merge(void)
+/* Every split of lines between two trees, merged, gives the tree of all
+ * lines. counts: each line's count (NULL: 1 + its index). */
+static void check_merges(const char *const *lines, const uint64_t *counts, size_t n, const char *what)
 {
-	static const char *const lines[] = {
-		"a;f 1", "a;f2;x 2", "a;f;y 3", "a;f.c 1", "b;q 5", "a;f;y;z 2", "b 1", "", "c;d;e 4",
-		"a;f2;x 1", "b;q;r 2",
-	};
-	size_t n = sizeof(lines) / sizeof(lines[0]);
 	static char whole[4096], merged[4096];
 	fg_tree *one = fg_tree_new(0);
 	for (size_t i = 0; i < n; i++)
-		add(one, lines[i], 1 + i);
+		add(one, lines[i], counts ? counts[i] : 1 + i);
 	fg_tree_finish(one);
 	whole[0] = '\0';
 	serialize(one, 0, 0, whole, sizeof(whole));
 	for (size_t split = 0; split <= n; split++) {
 		fg_tree *a = fg_tree_new(0), *b = fg_tree_new(0);
 		for (size_t i = 0; i < n; i++)
-			add(i < split ? a : b, lines[i], 1 + i);
+			add(i < split ? a : b, lines[i], counts ? counts[i] : 1 + i);
 		int rc = fg_tree_merge(a, b);
 		fg_tree_free(b);
 		fg_tree_finish(a);
 		merged[0] = '\0';
 		serialize(a, 0, 0, merged, sizeof(merged));
-		CHECK(rc == 0 && strcmp(whole, merged) == 0, "tree merge: split after line %zu equals one tree", split);
+		CHECK(rc == 0 && strcmp(whole, merged) == 0, "tree merge (%s): split after line %zu equals one tree",
+		      what, split);
 		fg_tree_free(a);
 	}
 	fg_tree_free(one);
+}
+
+static void test_merge(void)
+{
+	static const char *const lines[] = {
+		"a;f 1", "a;f2;x 2", "a;f;y 3", "a;f.c 1", "b;q 5", "a;f;y;z 2", "b 1", "", "c;d;e 4",
+		"a;f2;x 1", "b;q;r 2",
+	};
+	check_merges(lines, NULL, sizeof(lines) / sizeof(lines[0]), "small counts");
+	/* Own counts past 32 bits, on either side, at the root (empty stacks)
+	 * and below: counts then need 64 bits in one tree or both. */
+	static const char *const big_lines[] = {"", "a", "a;b", "", "a", "c", "a;b", ""};
+	static const uint64_t big_counts[] = {
+		4294967295u, 4294967295u, 7, 1, 1, 4294967296u, 4294967295u, 3,
+	};
+	check_merges(big_lines, big_counts, sizeof(big_lines) / sizeof(big_lines[0]), "counts past 2^32");
 	fg_tree *big = fg_tree_new(0), *other = fg_tree_new(0);
 	add(big, "a", UINT64_MAX);
 	add(other, "b", 1);
