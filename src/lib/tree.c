@@ -369,14 +369,23 @@ static int build_index(fg_tree *t)
 		fg_table_free(hashes, t->size * sizeof(*hashes));
 		return FG_ENOMEM;
 	}
+	/* In two passes, each loading ahead what it will need (a parent's hash,
+	 * a slot) at random places. */
+	enum { AHEAD = 16 };
 	hashes[0] = ROOT_HASH;
 	for (size_t id = 1; id < t->size; id++) {
+		if (id + AHEAD < t->size)
+			__builtin_prefetch(&hashes[t->nodes[id + AHEAD].parent]);
 		const fg_tree_node *n = &t->nodes[id];
-		uint64_t h = hashes[id] = path_hash(hashes[n->parent], FG_NAME_ID(n));
-		size_t at = (size_t)(h >> (64 - bits));
+		hashes[id] = path_hash(hashes[n->parent], FG_NAME_ID(n));
+	}
+	for (size_t id = 1; id < t->size; id++) {
+		if (id + AHEAD < t->size)
+			__builtin_prefetch(&slots[hashes[id + AHEAD] >> (64 - bits)]);
+		size_t at = (size_t)(hashes[id] >> (64 - bits));
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
-		slots[at] = make_slot(path_tag(h), mask, id);
+		slots[at] = make_slot(path_tag(hashes[id]), mask, id);
 	}
 	fg_table_free(hashes, t->size * sizeof(*hashes));
 	free_child_slots(t);
