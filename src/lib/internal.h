@@ -16,7 +16,11 @@
  * Grows *array (of *capacity elements of `size` bytes) to hold at least
  * `needed` elements, doubling. Returns 0 or FG_ENOMEM (array unchanged).
  */
-int fg_grow(void **array, size_t *capacity, size_t needed, size_t size);
+int fg_grow_to(void **array, size_t *capacity, size_t needed, size_t size);
+static inline int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
+{
+	return needed <= *capacity ? 0 : fg_grow_to(array, capacity, needed, size); /* (hot loops) */
+}
 
 /* Hints that a large block of memory be backed by huge pages (util.c). */
 void fg_advise_huge(void *memory, size_t size);

@@ -54,7 +54,7 @@ static bool may_reserve(void)
 	return mode == '0' || mode == '1';
 }
 
-int fg_grow(void **array, size_t *capacity, size_t needed, size_t size)
+int fg_grow_to(void **array, size_t *capacity, size_t needed, size_t size)
 {
 	if (needed <= *capacity)
 		return 0;
