@@ -8,7 +8,10 @@
  */
 #include <stdlib.h>
 
+#include <stddef.h>
+
 #include "internal.h"
+#include "strsort.h"
 
 struct fg_stacks {
 	fg_arena arena;
@@ -152,26 +155,11 @@ int fg_stacks_total(const fg_stacks *s, int column, fg_count *total)
 	return 0;
 }
 
-static int compare_entries(const void *a, const void *b)
-{
-	const fg_stack_entry *x = *(const fg_stack_entry *const *)a;
-	const fg_stack_entry *y = *(const fg_stack_entry *const *)b;
-	size_t n = x->stack_length < y->stack_length ? x->stack_length : y->stack_length;
-	int c = memcmp(x->stack, y->stack, n);
-	if (c != 0)
-		return c;
-	return (x->stack_length > y->stack_length) - (x->stack_length < y->stack_length);
-}
-
 const fg_stack_entry **fg_stacks_sorted(const fg_stacks *s)
 {
-	const fg_stack_entry **sorted = malloc((s->size ? s->size : 1) * sizeof(*sorted));
-	if (sorted == NULL)
-		return NULL;
-	for (size_t i = 0; i < s->size; i++)
-		sorted[i] = &s->entries[i];
-	qsort(sorted, s->size, sizeof(*sorted), compare_entries);
-	return sorted;
+	return (const fg_stack_entry **)fg_sort_records(s->entries, s->size, sizeof(*s->entries),
+							offsetof(fg_stack_entry, stack),
+							offsetof(fg_stack_entry, stack_length));
 }
 
 int fg_stacks_write(const fg_stacks *s, int columns, fg_output *out)

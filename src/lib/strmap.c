@@ -6,6 +6,7 @@
  * serves the tables that are keyed by a name and hold a number or an
  * index, where a second copy of a hash table would otherwise grow.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "strmap.h"
@@ -129,40 +130,9 @@ fg_string_entry *fg_string_map_add(fg_string_map *m, const char *key, size_t len
 	return e;
 }
 
-static int compare_keys(const void *a, const void *b)
-{
-	const fg_string_entry *x = *(const fg_string_entry *const *)a;
-	const fg_string_entry *y = *(const fg_string_entry *const *)b;
-	size_t n = x->length < y->length ? x->length : y->length;
-	int c = memcmp(x->key, y->key, n);
-	return c ? c : (x->length > y->length) - (x->length < y->length);
-}
-
 fg_string_entry **fg_string_map_sorted(fg_string_map *m)
 {
-	size_t n = m->size ? m->size : 1;
-	fg_string_entry **sorted = malloc(n * sizeof(*sorted));
-	fg_sort_string *keys = malloc(n * sizeof(*keys));
-	if (sorted == NULL || keys == NULL) {
-		free(sorted);
-		free(keys);
-		return NULL;
-	}
-	bool short_keys = true;
-	for (size_t i = 0; i < m->size; i++) {
-		const fg_string_entry *e = &m->entries[i];
-		short_keys &= e->length <= UINT32_MAX;
-		keys[i] = (fg_sort_string){(const unsigned char *)e->key, (uint32_t)e->length, (uint32_t)i};
-	}
-	if (short_keys && m->size <= UINT32_MAX) {
-		fg_sort_strings(keys, m->size);
-		for (size_t i = 0; i < m->size; i++)
-			sorted[i] = &m->entries[keys[i].id];
-	} else {
-		for (size_t i = 0; i < m->size; i++)
-			sorted[i] = &m->entries[i];
-		qsort(sorted, m->size, sizeof(*sorted), compare_keys);
-	}
-	free(keys);
-	return sorted;
+	return (fg_string_entry **)fg_sort_records(m->entries, m->size, sizeof(*m->entries),
+						   offsetof(fg_string_entry, key),
+						   offsetof(fg_string_entry, length));
 }

@@ -103,6 +103,60 @@ void fg_sort_strings(fg_sort_string *items, size_t count)
 	sort_from(items, count, 0, 0);
 }
 
+typedef struct record_layout {
+	size_t bytes_at, length_at;
+} record_layout;
+
+static void record_key(const void *record, const record_layout *layout, const char **bytes,
+		       size_t *length)
+{
+	memcpy(bytes, (const char *)record + layout->bytes_at, sizeof(*bytes));
+	memcpy(length, (const char *)record + layout->length_at, sizeof(*length));
+}
+
+static int compare_records(const void *a, const void *b, void *layout)
+{
+	const char *x, *y;
+	size_t x_length, y_length;
+	record_key(*(const void *const *)a, layout, &x, &x_length);
+	record_key(*(const void *const *)b, layout, &y, &y_length);
+	int c = memcmp(x, y, x_length < y_length ? x_length : y_length);
+	return c ? c : (x_length > y_length) - (x_length < y_length);
+}
+
+const void **fg_sort_records(const void *base, size_t count, size_t size, size_t bytes_at,
+			     size_t length_at)
+{
+	record_layout layout = {bytes_at, length_at};
+	fg_sort_string *items = malloc((count ? count : 1) * sizeof(*items));
+	if (items == NULL)
+		return NULL;
+	bool short_keys = count <= UINT32_MAX;
+	for (size_t i = 0; i < count && short_keys; i++) {
+		const char *bytes;
+		size_t length;
+		record_key((const char *)base + i * size, &layout, &bytes, &length);
+		short_keys = length <= UINT32_MAX;
+		items[i] = (fg_sort_string){(const unsigned char *)bytes, (uint32_t)length, (uint32_t)i};
+	}
+	/* The pointers are written over the items, the i-th over the first
+	 * half of item i / 2, which is read by then. */
+	const void **sorted = (const void **)(void *)items;
+	if (short_keys) {
+		fg_sort_strings(items, count);
+		for (size_t i = 0; i < count; i++) {
+			const void *record = (const char *)base + items[i].id * size;
+			memcpy(&sorted[i], &record, sizeof(record));
+		}
+	} else {
+		for (size_t i = 0; i < count; i++)
+			sorted[i] = (const char *)base + i * size;
+		qsort_r(sorted, count, sizeof(*sorted), compare_records, &layout);
+	}
+	const void **smaller = realloc(sorted, (count ? count : 1) * sizeof(*sorted));
+	return smaller != NULL ? smaller : sorted;
+}
+
 int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order)
 {
 	uint32_t *other = malloc((count ? count : 1) * sizeof(*other));

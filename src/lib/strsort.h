@@ -31,6 +31,17 @@ typedef struct fg_sort_string {
 void fg_sort_strings(fg_sort_string *items, size_t count);
 
 /*
+ * Pointers to the count records at base (each `size` bytes apart), in
+ * bytewise order of the string each holds: a const char * at byte offset
+ * bytes_at of the record, its length (a size_t) at length_at. Records
+ * with equal strings end up next to each other in no particular order.
+ * The array (of count pointers, or one when count is 0) is the caller's
+ * to free; NULL when out of memory. Takes 16 bytes a record while sorting.
+ */
+const void **fg_sort_records(const void *base, size_t count, size_t size, size_t bytes_at,
+			     size_t length_at);
+
+/*
  * Writes to order[0..count) the indices 0..count-1 in increasing order of
  * keys[index], equal keys in index order (a stable sort): a radix sort a
  * byte at a time, skipping the bytes every key shares. Returns 0, or

@@ -6,17 +6,22 @@
  * qsort hand-over is exercised too (strsort.c is included here with a
  * smaller MAX_NESTING).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define MAX_NESTING 2
 #define fg_sort_strings fg_sort_strings_shallow
 #define fg_sort_by_key fg_sort_by_key_unused
+#define fg_sort_records fg_sort_records_shallow
 #include "../../src/lib/strsort.c"
 #undef fg_sort_strings
 #undef fg_sort_by_key
+#undef fg_sort_records
 int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order); /* the library's */
 void fg_sort_strings(fg_sort_string *items, size_t count); /* the library's */
+const void **fg_sort_records(const void *base, size_t count, size_t size, size_t bytes_at,
+			     size_t length_at); /* the library's */
 
 #include "check.h"
 
@@ -109,6 +114,48 @@ static bool one_key_set(size_t count, uint32_t spread)
 	return same;
 }
 
+/* fg_sort_records on records that hold their string inside (not first),
+ * against the model's order; every record once. */
+typedef struct record {
+	uint32_t tag;
+	const char *text;
+	size_t length;
+	uint16_t more;
+} record;
+
+static bool one_record_set(size_t count, unsigned letters, bool shallow)
+{
+	unsigned char *store = malloc(count * 24 + 1), prefix[16];
+	for (size_t i = 0; i < sizeof(prefix); i++)
+		prefix[i] = (unsigned char)('a' + i % 3);
+	record *records = malloc((count + 1) * sizeof(*records));
+	fg_sort_string *model = malloc((count + 1) * sizeof(*model));
+	for (size_t i = 0; i < count; i++) {
+		size_t length = random_string(store + i * 24, prefix, sizeof(prefix), letters, 24);
+		records[i] = (record){(uint32_t)i, (const char *)store + i * 24, length, 7};
+		model[i] = (fg_sort_string){store + i * 24, (uint32_t)length, (uint32_t)i};
+	}
+	const void **sorted = (shallow ? fg_sort_records_shallow : fg_sort_records)(
+		records, count, sizeof(*records), offsetof(record, text), offsetof(record, length));
+	qsort(model, count, sizeof(*model), model_compare);
+	bool same = sorted != NULL;
+	bool *seen = calloc(count + 1, 1);
+	for (size_t i = 0; i < count && same; i++) {
+		const record *r = sorted[i];
+		fg_sort_string as = {(const unsigned char *)r->text, (uint32_t)r->length, 0};
+		same = r >= records && r < records + count && !seen[r->tag] && r->more == 7 &&
+		       model_compare(&as, &model[i]) == 0;
+		if (same)
+			seen[r->tag] = true;
+	}
+	free(seen);
+	free(sorted);
+	free(records);
+	free(model);
+	free(store);
+	return same;
+}
+
 int main(void)
 {
 	srand48(7);
@@ -124,6 +171,12 @@ int main(void)
 	}
 	CHECK(failed == 0, "strsort: bytewise order of %d random sets (prefixes, NUL, 0xff, duplicates, empty), "
 			   "with and without the qsort hand-over; %d differ", sets, failed);
+	int record_failed = 0, record_sets = 0;
+	for (int round = 0; round < 100; round++, record_sets++)
+		record_failed += !one_record_set(round % 25 == 0 ? 30000 : (size_t)lrand48() % 300,
+						 alphabets[round % 5], round % 2);
+	CHECK(record_failed == 0, "strsort: fg_sort_records orders %d random sets of records by their "
+				  "strings, each record once; %d differ", record_sets, record_failed);
 	int key_failed = 0, key_sets = 0;
 	static const uint32_t spreads[] = {0, 1, 2, 200, 70000};
 	for (int round = 0; round < 200; round++, key_sets++)
