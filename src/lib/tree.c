@@ -132,20 +132,41 @@ static inline const uint32_t *name_slot(const fg_tree *t, uint64_t hash)
 	return &t->name_slots[hash & t->name_mask];
 }
 
-/* Copies a new name into the store: its entry, or 0 when out of memory
- * (no name but the first, "", starts at offset 0). */
-static fg_tree_name_entry store_name(fg_tree *t, const char *name, size_t length)
+/* Name entries in 64 bits from now on (the store passes narrow_limit). */
+static int widen_names(fg_tree *t)
 {
-	uint32_t long_length = (uint32_t)length;
-	size_t prefix = length >= FG_NAME_LONG ? sizeof(long_length) : 0;
-	size_t offset = t->store_length + prefix;
-	if (length > UINT32_MAX || offset + length >= (size_t)1 << (64 - FG_NAME_LENGTH_BITS) ||
-	    fg_grow((void **)&t->store, &t->store_capacity, offset + length, 1) != 0)
-		return 0;
-	memcpy(t->store + t->store_length, &long_length, prefix);
-	memcpy(t->store + offset, name, length);
-	t->store_length = offset + length;
-	return (uint64_t)offset << FG_NAME_LENGTH_BITS | (prefix ? FG_NAME_LONG : length);
+	uint64_t *wide = NULL;
+	size_t capacity = 0;
+	if (fg_grow((void **)&wide, &capacity, t->name_capacity, sizeof(*wide)) != 0)
+		return FG_ENOMEM;
+	for (size_t i = 0; i <= t->name_count; i++)
+		wide[i] = t->names[i];
+	free(t->names);
+	t->names = NULL;
+	t->wide_names = wide;
+	t->name_capacity = capacity;
+	return 0;
+}
+
+/* Copies a new name into the store as name name_count; 0 or FG_ENOMEM. */
+static int store_name(fg_tree *t, const char *name, size_t length)
+{
+	size_t end = t->store_length + length;
+	if (length > UINT32_MAX || end < length ||
+	    fg_grow((void **)&t->store, &t->store_capacity, end, 1) != 0 ||
+	    (t->names != NULL && end > t->narrow_limit && widen_names(t) != 0))
+		return FG_ENOMEM;
+	void **entries = t->names != NULL ? (void **)&t->names : (void **)&t->wide_names;
+	size_t entry_size = t->names != NULL ? sizeof(*t->names) : sizeof(*t->wide_names);
+	if (fg_grow(entries, &t->name_capacity, t->name_count + 2, entry_size) != 0)
+		return FG_ENOMEM;
+	memcpy(t->store + t->store_length, name, length);
+	t->store_length = end;
+	if (t->names != NULL)
+		t->names[t->name_count + 1] = (uint32_t)end;
+	else
+		t->wide_names[t->name_count + 1] = end;
+	return 0;
 }
 
 /* The id of name (whose fg_hash_bytes is hash), added if new; NO_NAME when
@@ -163,14 +184,9 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 		if (known_length == length && same_bytes(known, name, length))
 			return id;
 	}
-	if (t->name_count >= FG_CHILDREN_IN_ORDER - 1 ||
-	    fg_grow((void **)&t->names, &t->name_capacity, t->name_count + 1, sizeof(*t->names)) != 0)
-		return NO_NAME;
-	fg_tree_name_entry entry = store_name(t, name, length);
-	if (entry == 0 && t->name_count != 0)
+	if (t->name_count >= FG_CHILDREN_IN_ORDER - 1 || store_name(t, name, length) != 0)
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
-	t->names[id] = entry;
 	t->name_slots[at] = make_slot(tag, t->name_mask, id);
 	if (t->name_count * 4 > t->name_mask * 3 && grow_names(t) != 0)
 		return NO_NAME;
@@ -307,8 +323,11 @@ fg_tree *fg_tree_new(unsigned flags)
 	t->flags = flags;
 	t->name_mask = 1023;
 	t->name_slots = fg_table_alloc((t->name_mask + 1) * sizeof(*t->name_slots));
-	if (t->name_slots == NULL || fg_grow((void **)&t->store, &t->store_capacity, 1, 1) != 0 ||
-	    intern(t, "", 0) != 0 ||
+	t->narrow_limit = UINT32_MAX;
+	t->names = calloc(2, sizeof(*t->names)); /* names[0]: where the first name starts */
+	t->name_capacity = 2;
+	if (t->name_slots == NULL || t->names == NULL ||
+	    fg_grow((void **)&t->store, &t->store_capacity, 1, 1) != 0 || intern(t, "", 0) != 0 ||
 	    new_node(t, FG_NODE_NONE, 0) != 0) {
 		fg_tree_free(t);
 		return NULL;
@@ -322,6 +341,7 @@ void fg_tree_free(fg_tree *t)
 		return;
 	free(t->store);
 	free(t->names);
+	free(t->wide_names);
 	free_name_slots(t);
 	free(t->nodes);
 	free(t->narrow);
@@ -596,13 +616,15 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	for (size_t d = shared; d < depth; d++) {
 		uint32_t slot = *name_slot(t, t->path_hash[d]);
 		if (slot != 0 && slot_has_tag(slot, name_tag(t->path_hash[d]), t->name_mask))
-			__builtin_prefetch(&t->names[slot_id(slot, t->name_mask)]);
+			__builtin_prefetch(t->names != NULL ? (void *)&t->names[slot_id(slot, t->name_mask)]
+							    : (void *)&t->wide_names[slot_id(slot, t->name_mask)]);
 	}
 	for (size_t d = shared; d < depth; d++) {
 		uint32_t slot = *name_slot(t, t->path_hash[d]);
+		size_t name_length;
 		if (slot != 0 && slot_has_tag(slot, name_tag(t->path_hash[d]), t->name_mask))
-			__builtin_prefetch(t->store + (t->names[slot_id(slot, t->name_mask)] >>
-						       FG_NAME_LENGTH_BITS));
+			__builtin_prefetch(fg_tree_name_bytes(t, (uint32_t)slot_id(slot, t->name_mask),
+							      &name_length));
 	}
 	uint64_t hash = shared ? t->path_hash[shared - 1] : ROOT_HASH;
 	for (size_t d = shared; d < depth; d++) {

@@ -30,22 +30,20 @@ typedef struct fg_tree_node {
 	fg_node_id next_sibling;
 } fg_tree_node;
 
-/*
- * A distinct frame name, 8 bytes: where its bytes start in the tree's name
- * store (above FG_NAME_LENGTH_BITS) and its length (below). A length of
- * FG_NAME_LONG or more is stored as 4 bytes just before the name's bytes,
- * and the field says FG_NAME_LONG.
- */
-typedef uint64_t fg_tree_name_entry;
-#define FG_NAME_LENGTH_BITS 24
-#define FG_NAME_LONG ((1u << FG_NAME_LENGTH_BITS) - 1)
-
 struct fg_tree {
 	unsigned flags;
-	char *store;             /* every distinct name's bytes, one after another */
+	/*
+	 * Every distinct name's bytes, one after another, in id order: name
+	 * id's start where names[id] says and end where names[id + 1] (one
+	 * entry past the last holds the store's length). The entries are 32
+	 * bits while the store is shorter than narrow_limit (4 GiB), 64 bits
+	 * (wide_names, names NULL) after.
+	 */
+	char *store;
 	size_t store_length, store_capacity;
-	fg_tree_name_entry *names;
-	size_t name_count, name_capacity;
+	uint32_t *names;
+	uint64_t *wide_names;
+	size_t name_count, name_capacity, narrow_limit;
 	uint32_t *name_slots;    /* hash tag | name id + 1 (tree.c: make_slot), 0 = empty */
 	size_t name_mask;
 	fg_tree_node *nodes;
@@ -96,15 +94,9 @@ static inline uint32_t fg_node_name_id(const fg_tree *t, fg_node_id n) { return 
 static inline size_t fg_tree_name_count(const fg_tree *t) { return t->name_count; }
 static inline const char *fg_tree_name_bytes(const fg_tree *t, uint32_t id, size_t *length)
 {
-	fg_tree_name_entry e = t->names[id];
-	const char *bytes = t->store + (e >> FG_NAME_LENGTH_BITS);
-	*length = e & FG_NAME_LONG;
-	if (*length == FG_NAME_LONG) {
-		uint32_t long_length;
-		memcpy(&long_length, bytes - sizeof(long_length), sizeof(long_length));
-		*length = long_length;
-	}
-	return bytes;
+	size_t start = t->names != NULL ? t->names[id] : t->wide_names[id];
+	*length = (t->names != NULL ? t->names[id + 1] : t->wide_names[id + 1]) - start;
+	return t->store + start;
 }
 
 static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)

@@ -23,6 +23,8 @@ static void add(fg_tree *t, const char *stack, uint64_t count)
 	fg_tree_add(t, stack, strlen(stack), fg_count_of(count), NULL);
 }
 
+static void serialize(const fg_tree *t, fg_node_id n, int depth, char *out, size_t size);
+
 static void test_tree(void)
 {
 	fg_tree *t = fg_tree_new(0);
@@ -151,6 +153,28 @@ static void test_tree(void)
 	      fg_tree_total(t, 0).whole == 4294967297u + 4294967296u + 4294967298u + 4294967294u,
 	      "tree: counts past 2^32 are exact");
 	fg_tree_free(t);
+
+	/* Name entries widen to 64 bits when the store passes its limit (4 GiB;
+	 * 40 bytes here): the same tree as with narrow entries. */
+	static char narrow_listing[8192], wide_listing[8192];
+	for (int wide = 0; wide < 2; wide++) {
+		t = fg_tree_new(0);
+		if (wide)
+			t->narrow_limit = 40;
+		for (int i = 0; i < 60; i++) {
+			char line[64];
+			snprintf(line, sizeof(line), "frame%d;f%d;leaf number %d", i % 7, i % 5, i);
+			add(t, line, 1 + (uint64_t)i);
+		}
+		CHECK(wide == (t->wide_names != NULL), "tree: name entries %s", wide ? "widened" : "narrow");
+		fg_tree_finish(t);
+		char *listing = wide ? wide_listing : narrow_listing;
+		listing[0] = '\0';
+		serialize(t, 0, 0, listing, sizeof(narrow_listing));
+		fg_tree_free(t);
+	}
+	CHECK(strcmp(narrow_listing, wide_listing) == 0 && strstr(wide_listing, "leaf number 59") != NULL,
+	      "tree: widened name entries give the same tree");
 
 	/* Overflow of the grand total is refused, nothing added. */
 	t = fg_tree_new(0);
