@@ -467,7 +467,7 @@ static bool split_by_sorting(const fg_tree *t, uint32_t greatest, uint32_t name)
 	const char *g = fg_tree_name_bytes(t, greatest, &g_length);
 	const char *n = fg_tree_name_bytes(t, name, &n_length);
 	return g_length > n_length && memcmp(g, n, n_length) == 0 &&
-	       (unsigned char)g[n_length] > ' ' && g[n_length] < ';';
+	       (unsigned char)g[n_length] > ' ' && (unsigned char)g[n_length] < ';';
 }
 
 /* The child of parent called name (whose path hash is hash), created if
@@ -573,14 +573,15 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 			high = middle;
 	}
 	/*
-	 * A stack that sorts before the previous one ends the sorted-input
-	 * path: there, a frame name can come back after its parent's greater
-	 * children at most once (see split_by_sorting), but lines going back
-	 * and forth could make a new node of it on every line.
+	 * A stack that sorts before the previous one (a proper prefix of it
+	 * included) ends the sorted-input path: there, a frame name can come
+	 * back after its parent's greater children at most once (see
+	 * split_by_sorting), but lines going back and forth could make a new
+	 * node of it on every line.
 	 */
-	if (t->slots == NULL && !(t->flags & FG_TREE_FLAMECHART) && common < length &&
-	    common < t->previous_length &&
-	    (unsigned char)stack[common] < (unsigned char)t->previous[common] && build_index(t) != 0)
+	if (t->slots == NULL && !(t->flags & FG_TREE_FLAMECHART) && common < t->previous_length &&
+	    (common == length || (unsigned char)stack[common] < (unsigned char)t->previous[common]) &&
+	    build_index(t) != 0)
 		return FG_ENOMEM;
 	size_t shared = low;
 	if (shared < t->depth && t->frame_ends[shared] == common &&

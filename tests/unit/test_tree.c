@@ -106,6 +106,26 @@ static void test_tree(void)
 	      fg_tree_total(t, child_named(t, child_named(t, p, "a1"), "y")).whole == 5000 &&
 	      fg_tree_total(t, p).whole == 10001, "tree: alternating lines counted once each");
 	fg_tree_free(t);
+	/* The same with a line that is a proper prefix of the one before in
+	 * between ("p", or the empty stack), and with a name that a byte past
+	 * 0x7f extends: still no node per line. */
+	static const char *const between[] = {"p", ""};
+	for (int b = 0; b < 2; b++) {
+		t = fg_tree_new(0);
+		add(t, "p;a1!x", 1);
+		for (int i = 0; i < 10000; i++)
+			add(t, i % 4 == 1 || i % 4 == 3 ? between[b] : i % 4 ? "p;a;z" : "p;a1;y", 1);
+		CHECK(fg_tree_size(t) <= 12, "tree: alternating lines with \"%s\" between make no node per line "
+		      "(%zu nodes)", between[b], fg_tree_size(t));
+		fg_tree_free(t);
+	}
+	t = fg_tree_new(0);
+	add(t, "p;f\x80\x80", 1);
+	for (int i = 0; i < 10000; i++)
+		add(t, i % 2 ? "p;f" : "p;f\x80", 1);
+	CHECK(fg_tree_size(t) <= 12, "tree: a name and its extension by a byte past 0x7f, alternating: "
+	      "no node per line (%zu nodes)", fg_tree_size(t));
+	fg_tree_free(t);
 
 	/* Names around the length that no longer fits a name entry (2^24 - 1
 	 * bytes and up keep their length in the name store). */
