@@ -68,6 +68,23 @@ static inline int median3(int a, int b, int c)
 	return a < c ? a : b < c ? c : b;
 }
 
+/* How far the n strings of a, equal before depth, stay equal. Each string
+ * is read in order, a word at a time: stacks and names share long
+ * prefixes, which a byte of every string per step would read at random. */
+static size_t common_depth(const fg_sort_string *a, size_t n, size_t depth)
+{
+	size_t end = a[0].length;
+	for (size_t k = 1; k < n && end > depth; k++) {
+		size_t limit = a[k].length < end ? a[k].length : end, j = depth;
+		while (j + 8 <= limit && memcmp(a[k].bytes + j, a[0].bytes + j, 8) == 0)
+			j += 8;
+		while (j < limit && a[k].bytes[j] == a[0].bytes[j])
+			j++;
+		end = j;
+	}
+	return end > depth ? end : depth;
+}
+
 static void sort_from(fg_sort_string *a, size_t n, size_t depth, int nesting)
 {
 	while (n > SMALL) {
@@ -91,9 +108,12 @@ static void sort_from(fg_sort_string *a, size_t n, size_t depth, int nesting)
 		sort_from(a + greater, n - greater, depth, nesting + 1);
 		if (pivot < 0)
 			return; /* the equal part ended here: all the same string */
+		bool all_equal = less == 0 && greater == n;
 		a += less;
 		n = greater - less;
 		depth++;
+		if (all_equal) /* perhaps a long shared prefix: skip it at once */
+			depth = common_depth(a, n, depth);
 	}
 	insertion_sort(a, n, depth);
 }

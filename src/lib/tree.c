@@ -543,6 +543,19 @@ static int grow_path(fg_tree *t, size_t depth)
 	return 0;
 }
 
+/* A line's counts, at its last frame `at`; the new grand totals. */
+static int count_line(fg_tree *t, fg_node_id at, fg_count count, const fg_count *before,
+		      fg_count total, fg_count total_before)
+{
+	if (add_count(t, at, count) != 0)
+		return FG_ENOMEM;
+	if (before != NULL)
+		fg_count_add_inline(&t->before[at], *before);
+	t->grand_total = total;
+	t->grand_before = total_before;
+	return 0;
+}
+
 int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		const fg_count *before)
 {
@@ -561,6 +574,11 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 			return FG_ENOMEM;
 		t->before_capacity = t->capacity;
 	}
+	/* An empty stack counts at the root alone. Outside flame charts it
+	 * leaves the previous stack in place, so that the next line is
+	 * compared with the one before it (the empty stack shares nothing). */
+	if (length == 0 && !(t->flags & FG_TREE_FLAMECHART))
+		return count_line(t, 0, count, before, total, total_before);
 
 	/* Frames of the previous stack that this one shares, byte for byte. */
 	size_t common = common_prefix(t->previous, t->previous_length, stack, length);
@@ -659,13 +677,7 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	t->previous_length = length;
 	t->depth = depth;
 
-	if (add_count(t, at, count) != 0)
-		return FG_ENOMEM;
-	if (before != NULL)
-		fg_count_add_inline(&t->before[at], *before);
-	t->grand_total = total;
-	t->grand_before = total_before;
-	return 0;
+	return count_line(t, at, count, before, total, total_before);
 }
 
 /* Grows a count array of `size` used entries to `capacity` (zeroed tail). */

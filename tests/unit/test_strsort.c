@@ -86,6 +86,38 @@ static bool one_set(size_t count, unsigned letters, size_t most, bool shallow)
 	return same;
 }
 
+/* Strings that share a long prefix (the sort skips it in one step), some
+ * ending inside it, some leaving it at a random byte. */
+static bool one_long_prefix_set(size_t count, bool shallow)
+{
+	enum { LONG = 3000 };
+	unsigned char *store = malloc(count * (LONG + 8)), prefix[LONG];
+	for (size_t i = 0; i < LONG; i++)
+		prefix[i] = (unsigned char)(";fabc"[i % 5]);
+	fg_sort_string *ours = malloc((count + 1) * sizeof(*ours)), *model = malloc((count + 1) * sizeof(*model));
+	for (size_t i = 0; i < count; i++) {
+		unsigned char *str = store + i * (LONG + 8);
+		size_t length = LONG + (size_t)lrand48() % 8;
+		memcpy(str, prefix, LONG);
+		for (size_t j = LONG; j < length; j++)
+			str[j] = (unsigned char)lrand48();
+		if (lrand48() % 8 == 0)
+			length = (size_t)lrand48() % (LONG + 1); /* ends inside the prefix */
+		else if (lrand48() % 8 == 0)
+			str[(size_t)lrand48() % LONG] ^= 1; /* leaves it early */
+		ours[i] = model[i] = (fg_sort_string){str, (uint32_t)length, (uint32_t)i};
+	}
+	(shallow ? fg_sort_strings_shallow : fg_sort_strings)(ours, count);
+	qsort(model, count, sizeof(*model), model_compare);
+	bool same = true;
+	for (size_t i = 0; i < count && same; i++)
+		same = model_compare(&ours[i], &model[i]) == 0;
+	free(store);
+	free(ours);
+	free(model);
+	return same;
+}
+
 /* fg_sort_by_key against qsort on (key, index): stable, ascending. */
 static int model_key_compare(const void *a, const void *b)
 {
@@ -171,6 +203,11 @@ int main(void)
 	}
 	CHECK(failed == 0, "strsort: bytewise order of %d random sets (prefixes, NUL, 0xff, duplicates, empty), "
 			   "with and without the qsort hand-over; %d differ", sets, failed);
+	int long_failed = 0, long_sets = 0;
+	for (int round = 0; round < 40; round++, long_sets++)
+		long_failed += !one_long_prefix_set(round % 10 == 0 ? 3000 : (size_t)lrand48() % 100, round % 2);
+	CHECK(long_failed == 0, "strsort: %d sets sharing a 3000-byte prefix, some ending in it or leaving "
+				"it early; %d differ", long_sets, long_failed);
 	int record_failed = 0, record_sets = 0;
 	for (int round = 0; round < 100; round++, record_sets++)
 		record_failed += !one_record_set(round % 25 == 0 ? 30000 : (size_t)lrand48() % 300,
