@@ -2,9 +2,9 @@
  * tree.c - the frame tree: stacks merged by common prefix.
  *
  * Every node is one frame at one position: (parent, name). Names are
- * interned: the tree keeps each distinct name once, in a small hash table
- * that stays in cache, and nodes hold the name's id (16 bytes a node, with
- * counts in arrays of their own).
+ * interned: the tree keeps each distinct name once, in a hash table that
+ * stays in cache for real profiles, and nodes hold the name's id (16 bytes
+ * a node, with counts in arrays of their own).
  *
  * Input sorted by stack (the collapsers' output) is the common case, and
  * costs no lookup of nodes: a line shares a byte prefix with the line
@@ -12,12 +12,18 @@
  * a frame past it is new when its name sorts after its parent's greatest
  * child, which that path keeps first in the parent's list. Only when that
  * does not decide, or a stack sorts before the one above it (input out of
- * order), is a hash table of nodes built, once, and kept from then on. Its key is the hash of a node's whole path (its name
- * ids from the root), not of (parent id, name): the hashes of a line's
- * frames are known before any node is found, so their probes are
- * prefetched together instead of waiting for each other, one cache miss
- * after another, down the stack. A probe still compares (parent, name id),
- * so lookups are exact whatever the hashes.
+ * order), is a hash table of nodes built, once, and kept from then on. Its
+ * key is the hash of a node's whole path (its name ids from the root), not
+ * of (parent id, name): the hashes of a line's frames are known before any
+ * node is found, so their probes are prefetched together instead of
+ * waiting for each other, one cache miss after another, down the stack. A
+ * probe still compares (parent, name id), so lookups are exact whatever
+ * the hashes.
+ *
+ * Memory grows with unique frames only: about 48 bytes each where every
+ * frame has a name of its own (a 16-byte node, a 4-byte count, a 4-byte
+ * name entry, the name's bytes, a 4-byte slot in each of two hash tables
+ * at most 3/4 full).
  *
  * Nodes keep only their own ("self") count while lines are added; inclusive
  * totals are summed once, child to parent, in fg_tree_finish. Children are
