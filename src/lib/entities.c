@@ -120,21 +120,13 @@ static int by_uses(fg_string_entry **entries, size_t size)
 		qsort(entries, size, sizeof(*entries), compare_uses);
 		return 0;
 	}
-	size_t n = size ? size : 1;
-	uint32_t *keys = malloc(n * sizeof(*keys)), *order = malloc(n * sizeof(*order));
-	fg_string_entry **copy = malloc(n * sizeof(*copy));
-	for (size_t i = 0; keys != NULL && i < size; i++)
+	uint32_t *keys = malloc((size ? size : 1) * sizeof(*keys));
+	if (keys == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < size; i++)
 		keys[i] = UINT32_MAX - (uint32_t)entries[i]->value; /* most first */
-	int rc = keys == NULL || order == NULL || copy == NULL ? FG_ENOMEM
-								  : fg_sort_by_key(keys, size, order);
-	if (rc == 0) {
-		memcpy(copy, entries, size * sizeof(*copy));
-		for (size_t i = 0; i < size; i++)
-			entries[i] = copy[order[i]];
-	}
+	int rc = fg_sort_records_by_key(entries, size, sizeof(*entries), keys);
 	free(keys);
-	free(order);
-	free(copy);
 	return rc;
 }
 

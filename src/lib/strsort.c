@@ -208,3 +208,19 @@ int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order)
 	free(other);
 	return 0;
 }
+
+int fg_sort_records_by_key(void *base, size_t count, size_t size, const uint32_t *keys)
+{
+	size_t n = count ? count : 1;
+	uint32_t *order = malloc(n * sizeof(*order));
+	char *copy = malloc(n * size);
+	int rc = order == NULL || copy == NULL ? FG_ENOMEM : fg_sort_by_key(keys, count, order);
+	if (rc == 0) {
+		memcpy(copy, base, count * size);
+		for (size_t i = 0; i < count; i++)
+			memcpy((char *)base + i * size, copy + order[i] * size, size);
+	}
+	free(order);
+	free(copy);
+	return rc;
+}

@@ -49,4 +49,11 @@ const void **fg_sort_records(const void *base, size_t count, size_t size, size_t
  */
 int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order);
 
+/*
+ * Puts the count records at base (each `size` bytes) in that order: by
+ * keys[i], record i's key, equal keys keeping their order. Returns 0, or
+ * FG_ENOMEM (the records then as they were).
+ */
+int fg_sort_records_by_key(void *base, size_t count, size_t size, const uint32_t *keys);
+
 #endif

@@ -283,28 +283,19 @@ static int choose_entities(writer *w, const frame *frames, size_t count)
 
 /*
  * Frames grouped by colour (each group one <g fill>), in layout order
- * within a group (a stable sort on the colour, strsort.c). Returns the
- * sorted copy (frames is freed) or NULL when out of memory (frames kept).
+ * within a group (a stable sort on the colour, strsort.c). Returns 0 or
+ * FG_ENOMEM (frames as they were).
  */
-static frame *by_color(frame *frames, size_t count)
+static int by_color(frame *frames, size_t count)
 {
-	uint32_t *colors = malloc(count * sizeof(*colors)), *order = malloc(count * sizeof(*order));
-	frame *sorted = malloc(count * sizeof(*sorted));
-	for (size_t i = 0; colors != NULL && i < count; i++)
-		colors[i] = frames[i].color;
-	if (colors == NULL || order == NULL || sorted == NULL ||
-	    fg_sort_by_key(colors, count, order) != 0) {
-		free(colors);
-		free(order);
-		free(sorted);
-		return NULL;
-	}
+	uint32_t *colors = malloc((count ? count : 1) * sizeof(*colors));
+	if (colors == NULL)
+		return FG_ENOMEM;
 	for (size_t i = 0; i < count; i++)
-		sorted[i] = frames[order[i]];
+		colors[i] = frames[i].color;
+	int rc = fg_sort_records_by_key(frames, count, sizeof(*frames), colors);
 	free(colors);
-	free(order);
-	free(frames);
-	return sorted;
+	return rc;
 }
 
 /* Writes &id; for a name with an entity and returns true, else false. */
@@ -653,15 +644,7 @@ static int write_graph(writer *w, fg_error *err)
 			free(frames);
 			return fg_fail(err, rc, "out of memory");
 		}
-	if (count > 0) { /* every frame can be narrower than --minwidth */
-		frame *sorted = by_color(frames, count);
-		if (sorted == NULL) {
-			free(frames);
-			return fg_fail(err, FG_ENOMEM, "out of memory");
-		}
-		frames = sorted;
-	}
-	if ((rc = choose_entities(w, frames, count)) != 0) {
+	if ((rc = by_color(frames, count)) != 0 || (rc = choose_entities(w, frames, count)) != 0) {
 		free(frames);
 		return fg_fail(err, rc, "out of memory");
 	}

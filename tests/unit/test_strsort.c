@@ -14,10 +14,13 @@
 #define fg_sort_strings fg_sort_strings_shallow
 #define fg_sort_by_key fg_sort_by_key_unused
 #define fg_sort_records fg_sort_records_shallow
+#define fg_sort_records_by_key fg_sort_records_by_key_unused
 #include "../../src/lib/strsort.c"
 #undef fg_sort_strings
 #undef fg_sort_by_key
 #undef fg_sort_records
+#undef fg_sort_records_by_key
+int fg_sort_records_by_key(void *base, size_t count, size_t size, const uint32_t *keys); /* the library's */
 int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order); /* the library's */
 void fg_sort_strings(fg_sort_string *items, size_t count); /* the library's */
 const void **fg_sort_records(const void *base, size_t count, size_t size, size_t bytes_at,
@@ -140,6 +143,16 @@ static bool one_key_set(size_t count, uint32_t spread)
 	qsort(model, count, sizeof(*model), model_key_compare);
 	for (size_t i = 0; i < count && same; i++)
 		same = order[i] == (uint32_t)model[i];
+	/* fg_sort_records_by_key: the records themselves (12 bytes each, their
+	 * index inside) in that order. */
+	typedef struct { uint32_t index; char pad[8]; } keyed;
+	keyed *records = malloc((count + 1) * sizeof(*records));
+	for (size_t i = 0; i < count; i++)
+		records[i] = (keyed){(uint32_t)i, "record!"};
+	same = same && fg_sort_records_by_key(records, count, sizeof(*records), keys) == 0;
+	for (size_t i = 0; i < count && same; i++)
+		same = records[i].index == (uint32_t)model[i] && strcmp(records[i].pad, "record!") == 0;
+	free(records);
 	free(keys);
 	free(order);
 	free(model);
@@ -218,7 +231,8 @@ int main(void)
 	static const uint32_t spreads[] = {0, 1, 2, 200, 70000};
 	for (int round = 0; round < 200; round++, key_sets++)
 		key_failed += !one_key_set(round % 40 == 0 ? 50000 : (size_t)lrand48() % 300, spreads[round % 5]);
-	CHECK(key_failed == 0, "strsort: fg_sort_by_key is qsort on (key, index) for %d random sets "
+	CHECK(key_failed == 0, "strsort: fg_sort_by_key and fg_sort_records_by_key are qsort on "
+			       "(key, index) for %d random sets "
 			       "(equal keys, shared bytes, full range); %d differ", key_sets, key_failed);
 	return check_exit();
 }
