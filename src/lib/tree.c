@@ -852,8 +852,7 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 	size_t count = 0;
 	for (fg_node_id c = t->nodes[parent].first_child; c != FG_NODE_NONE;
 	     c = t->nodes[c].next_sibling) {
-		if (count == *capacity &&
-		    fg_grow((void **)scratch, capacity, count + 1, sizeof(**scratch)) != 0)
+		if (fg_grow((void **)scratch, capacity, count + 1, sizeof(**scratch)) != 0)
 			return FG_ENOMEM;
 		size_t length;
 		const char *bytes = fg_tree_name_bytes(t, FG_NAME_ID(&t->nodes[c]), &length);

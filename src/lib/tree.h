@@ -94,8 +94,15 @@ static inline uint32_t fg_node_name_id(const fg_tree *t, fg_node_id n) { return 
 static inline size_t fg_tree_name_count(const fg_tree *t) { return t->name_count; }
 static inline const char *fg_tree_name_bytes(const fg_tree *t, uint32_t id, size_t *length)
 {
-	size_t start = t->names != NULL ? t->names[id] : t->wide_names[id];
-	*length = (t->names != NULL ? t->names[id + 1] : t->wide_names[id + 1]) - start;
+	size_t start, end;
+	if (t->names != NULL) {
+		start = t->names[id];
+		end = t->names[id + 1];
+	} else {
+		start = t->wide_names[id];
+		end = t->wide_names[id + 1];
+	}
+	*length = end - start;
 	return t->store + start;
 }
 
