@@ -211,9 +211,10 @@ int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order)
 
 int fg_sort_records_by_key(void *base, size_t count, size_t size, const uint32_t *keys)
 {
-	size_t n = count ? count : 1;
-	uint32_t *order = malloc(n * sizeof(*order));
-	char *copy = malloc(n * size);
+	if (count < 2)
+		return 0; /* in order (base may be NULL when count is 0) */
+	uint32_t *order = malloc(count * sizeof(*order));
+	char *copy = malloc(count * size);
 	int rc = order == NULL || copy == NULL ? FG_ENOMEM : fg_sort_by_key(keys, count, order);
 	if (rc == 0) {
 		memcpy(copy, base, count * size);
