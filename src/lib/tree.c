@@ -3,27 +3,29 @@
  *
  * Every node is one frame at one position: (parent, name). Names are
  * interned: the tree keeps each distinct name once, in a hash table that
- * stays in cache for real profiles, and nodes hold the name's id (16 bytes
- * a node, with counts in arrays of their own).
+ * stays in cache for real profiles, and nodes hold the name's id (8 bytes a
+ * node while the tree is built, name and parent, with counts in arrays of
+ * their own). Nodes have no lists of children until fg_tree_finish links
+ * them: lines find their frames without walking lists.
  *
  * Input sorted by stack (the collapsers' output) is the common case, and
  * costs no lookup of nodes: a line shares a byte prefix with the line
  * before, and the frames inside that prefix are the previous line's nodes;
- * a frame past it is new when its name sorts after its parent's greatest
- * child, which that path keeps first in the parent's list. Only when that
- * does not decide, or a stack sorts before the one above it (input out of
- * order), is a hash table of nodes built, once, and kept from then on. Its
- * key is the hash of a node's whole path (its name ids from the root), not
- * of (parent id, name): the hashes of a line's frames are known before any
- * node is found, so their probes are prefetched together instead of
- * waiting for each other, one cache miss after another, down the stack. A
- * probe still compares (parent, name id), so lookups are exact whatever
- * the hashes.
+ * a frame past it is new when its name sorts after the previous line's
+ * frame there, its parent's newest child. Only when that does not decide,
+ * or a stack sorts before the one above it (input out of order), is a hash
+ * table of nodes built, once, and kept from then on. Its key is the hash of
+ * a node's whole path (its name ids from the root), not of (parent id,
+ * name): the hashes of a line's frames are known before any node is found,
+ * so their probes are prefetched together instead of waiting for each
+ * other, one cache miss after another, down the stack. A probe still
+ * compares (parent, name id), so lookups are exact whatever the hashes.
  *
- * Memory grows with unique frames only: about 48 bytes each where every
- * frame has a name of its own (a 16-byte node, a 4-byte count, a 4-byte
+ * Memory grows with unique frames only: about 40 bytes each where every
+ * frame has a name of its own (an 8-byte node, a 4-byte count, a 4-byte
  * name entry, the name's bytes, a 4-byte slot in each of two hash tables
- * at most 3/4 full).
+ * at most 3/4 full). fg_tree_finish frees the tables, then adds 8 bytes a
+ * node for the lists and 4 for 64-bit counts.
  *
  * Nodes keep only their own ("self") count while lines are added; inclusive
  * totals are summed once, child to parent, in fg_tree_finish. Children are
@@ -190,7 +192,7 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 		if (known_length == length && same_bytes(known, name, length))
 			return id;
 	}
-	if (t->name_count >= FG_CHILDREN_IN_ORDER - 1 || store_name(t, name, length) != 0)
+	if (t->name_count >= FG_HAS_CHILDREN - 1 || store_name(t, name, length) != 0)
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
 	t->name_slots[at] = make_slot(tag, t->name_mask, id);
@@ -299,10 +301,7 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 	    fg_grow((void **)&t->starts, &t->starts_capacity, need, sizeof(*t->starts)) != 0)
 		return FG_NODE_NONE;
 	fg_node_id id = (fg_node_id)t->size++;
-	fg_tree_node *n = &t->nodes[id];
-	n->name = name | FG_CHILDREN_IN_ORDER;
-	n->parent = parent;
-	n->first_child = n->next_sibling = FG_NODE_NONE;
+	t->nodes[id] = (fg_tree_node){name | FG_CHILDREN_IN_ORDER, parent};
 	if (t->whole != NULL)
 		t->whole[id] = 0;
 	else
@@ -313,11 +312,8 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 		t->before[id] = (fg_count){0, 0};
 	if (t->starts != NULL)
 		t->starts[id] = t->grand_total;
-	if (parent != FG_NODE_NONE) {
-		fg_tree_node *p = &t->nodes[parent];
-		n->next_sibling = p->first_child;
-		p->first_child = id;
-	}
+	if (parent != FG_NODE_NONE)
+		t->nodes[parent].name |= FG_HAS_CHILDREN;
 	return id;
 }
 
@@ -350,6 +346,7 @@ void fg_tree_free(fg_tree *t)
 	free(t->wide_names);
 	free_name_slots(t);
 	free(t->nodes);
+	free(t->links);
 	free(t->narrow);
 	free(t->whole);
 	free(t->frac);
@@ -421,11 +418,11 @@ static int build_index(fg_tree *t)
 	return 0;
 }
 
-/* Where a new child goes in its parent's list. */
+/* How a new child was found missing. */
 typedef enum child_place {
-	GREATEST,  /* first: its name is greater than every sibling's */
-	CAME_BACK, /* second, after the greatest (split_by_sorting) */
-	LOOKED_UP, /* first: found missing in the child table */
+	GREATEST,  /* its name is greater than every sibling's */
+	CAME_BACK, /* its name came back after a greater one (split_by_sorting) */
+	LOOKED_UP, /* in the child table */
 } child_place;
 
 /* A new child of parent, entered at slot `at` of the child table if there
@@ -433,23 +430,16 @@ typedef enum child_place {
 static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t at,
 			    uint64_t hash, child_place place)
 {
-	/* While the children come in order, the first is the greatest. */
-	fg_node_id first = t->nodes[parent].first_child;
-	bool in_order = place == GREATEST ||
-			(place == LOOKED_UP && (t->nodes[parent].name & FG_CHILDREN_IN_ORDER) &&
-			 (first == FG_NODE_NONE ||
-			  compare_names(t, FG_NAME_ID(&t->nodes[first]), name) < 0));
+	/* A child looked up keeps its parent's children in order only if it
+	 * is the first (keeping a greatest child to compare with would cost
+	 * every node 4 bytes). */
+	uint32_t flags = t->nodes[parent].name;
+	bool in_order = place == GREATEST || (place == LOOKED_UP && !(flags & FG_HAS_CHILDREN));
 	fg_node_id id = new_node(t, parent, name);
 	if (id == FG_NODE_NONE)
 		return id;
-	fg_tree_node *p = &t->nodes[parent], *n = &t->nodes[id];
 	if (!in_order)
-		p->name &= ~FG_CHILDREN_IN_ORDER;
-	if (place == CAME_BACK) {
-		p->first_child = first;
-		n->next_sibling = t->nodes[first].next_sibling;
-		t->nodes[first].next_sibling = id;
-	}
+		t->nodes[parent].name &= ~FG_CHILDREN_IN_ORDER;
 	if (t->slots == NULL)
 		return id;
 	t->slots[at] = make_slot(path_tag(hash), t->slot_mask, id);
@@ -459,47 +449,47 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t
 }
 
 /*
- * In input sorted bytewise by line, a frame name can come back once after
- * its parent's greater children: "a;f 1" < "a;f2;x 1" < "a;f;y 1", because
- * ' ' < '2' < ';'. Then the greatest child's name is the new name followed
- * by a byte between ' ' and ';'. Such a frame gets a second node, merged
- * with the first by fg_tree_finish, so sorted input needs no lookup at all.
- * It goes second in its parent's list, after the greatest, where the lines
- * under it find it.
+ * In input sorted bytewise by stack, a frame name can come back once after
+ * its parent's greater children: "a;f2;x" < "a;f;y", because '2' < ';'.
+ * Then the greatest child's name is the new name followed by a byte below
+ * ';' (digits, spaces, most punctuation). Such a frame gets a second node,
+ * merged with the first by fg_tree_finish, so sorted input needs no lookup
+ * at all. The lines under it find it on the previous stack.
  */
 static bool split_by_sorting(const fg_tree *t, uint32_t greatest, uint32_t name)
 {
 	size_t g_length, n_length;
 	const char *g = fg_tree_name_bytes(t, greatest, &g_length);
 	const char *n = fg_tree_name_bytes(t, name, &n_length);
-	return g_length > n_length && memcmp(g, n, n_length) == 0 &&
-	       (unsigned char)g[n_length] > ' ' && (unsigned char)g[n_length] < ';';
+	return g_length > n_length && memcmp(g, n, n_length) == 0 && (unsigned char)g[n_length] < ';';
 }
 
-/* The child of parent called name (whose path hash is hash), created if
- * missing; NONE if no memory. */
-static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t hash)
+/*
+ * The child of parent called name (whose path hash is hash), created if
+ * missing; NONE if no memory. `previous` is parent's child on the previous
+ * stack, if it had one there. While the input is sorted, that child is the
+ * newest, and unless it came back (split_by_sorting), the greatest: a name
+ * after it is new, and one that cannot have come back shows the input out
+ * of order.
+ */
+static fg_node_id child(fg_tree *t, fg_node_id parent, uint32_t name, uint64_t hash,
+			fg_node_id previous)
 {
 	if (t->flags & FG_TREE_FLAMECHART)
 		return new_node(t, parent, name); /* never merged by lookup */
-	const fg_tree_node *p = &t->nodes[parent];
 	if (t->slots == NULL) {
-		/* The first child is the greatest; one that came back is second. */
-		fg_node_id first = p->first_child;
-		if (first == FG_NODE_NONE)
-			return add_child(t, parent, name, 0, 0, GREATEST);
-		uint32_t greatest = FG_NAME_ID(&t->nodes[first]);
-		if (greatest == name)
-			return first;
-		fg_node_id second = t->nodes[first].next_sibling;
-		if (!(p->name & FG_CHILDREN_IN_ORDER) && second != FG_NODE_NONE &&
-		    FG_NAME_ID(&t->nodes[second]) == name)
-			return second;
-		int order = compare_names(t, greatest, name);
-		if (order < 0) /* greater than every child: new */
-			return add_child(t, parent, name, 0, 0, GREATEST);
-		if (split_by_sorting(t, greatest, name))
-			return add_child(t, parent, name, 0, 0, CAME_BACK);
+		if (previous == FG_NODE_NONE) {
+			if (!(t->nodes[parent].name & FG_HAS_CHILDREN))
+				return add_child(t, parent, name, 0, 0, GREATEST);
+		} else {
+			uint32_t newest = FG_NAME_ID(&t->nodes[previous]);
+			if (newest == name)
+				return previous;
+			if (compare_names(t, newest, name) < 0)
+				return add_child(t, parent, name, 0, 0, GREATEST);
+			if (split_by_sorting(t, newest, name))
+				return add_child(t, parent, name, 0, 0, CAME_BACK);
+		}
 		/* Out of order: from now on, a hash of every node. */
 		if (build_index(t) != 0)
 			return FG_NODE_NONE;
@@ -607,7 +597,7 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	    (common == length || (unsigned char)stack[common] < (unsigned char)t->previous[common]) &&
 	    build_index(t) != 0)
 		return FG_ENOMEM;
-	size_t shared = low;
+	size_t shared = low, previous_depth = t->depth;
 	if (shared < t->depth && t->frame_ends[shared] == common &&
 	    (common == length || stack[common] == ';'))
 		shared++; /* the frame ends where the difference starts */
@@ -669,11 +659,16 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		if (slot != 0 && slot_has_tag(slot, path_tag(t->path_hash[d]), t->slot_mask))
 			__builtin_prefetch(&t->nodes[slot_id(slot, t->slot_mask)]);
 	}
+	/* Down the new frames, along the previous stack's nodes as long as
+	 * they are the same. */
 	fg_node_id at = shared ? t->path[shared - 1] : 0;
+	bool along = true;
 	for (size_t d = shared; d < depth; d++) {
-		at = child(t, at, t->path_name[d], t->path_hash[d]);
+		fg_node_id previous = along && d < previous_depth ? t->path[d] : FG_NODE_NONE;
+		at = child(t, at, t->path_name[d], t->path_hash[d], previous);
 		if (at == FG_NODE_NONE)
 			return FG_ENOMEM;
+		along = at == previous;
 		t->path[d] = at;
 	}
 	if (fg_grow((void **)&t->previous, &t->previous_capacity, length + 1, 1) != 0)
@@ -766,10 +761,8 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	 * two trees never take much more room than the merged one. */
 	for (size_t i = from->size - 1; i >= 1; i--) {
 		fg_tree_node n = from->nodes[i];
-		n.name = names[FG_NAME_ID(&n)] | (n.name & FG_CHILDREN_IN_ORDER);
+		n.name = names[FG_NAME_ID(&n)] | (n.name & FG_NAME_FLAGS);
 		n.parent = MOVED(n.parent);
-		n.first_child = MOVED(n.first_child);
-		n.next_sibling = MOVED(n.next_sibling);
 		into->nodes[i + offset] = n;
 		if (into->whole != NULL)
 			into->whole[i + offset] = fg_node_total(from, (fg_node_id)i).whole;
@@ -784,19 +777,13 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 			shrink(from, i);
 	}
 	free(names);
-	fg_tree_node *root = &into->nodes[0];
-	const fg_tree_node *from_root = &from->nodes[0];
 	add_count(into, 0, fg_node_total(from, 0)); /* cannot fail: see above; frac exists if needed */
 	if (into->before != NULL && from->before != NULL)
 		fg_count_add_inline(&into->before[0], from->before[0]);
-	if (from_root->first_child != FG_NODE_NONE) {
-		fg_node_id tail = MOVED(from_root->first_child);
-		while (into->nodes[tail].next_sibling != FG_NODE_NONE)
-			tail = into->nodes[tail].next_sibling;
-		into->nodes[tail].next_sibling = root->first_child;
-		root->first_child = MOVED(from_root->first_child);
-		root->name &= ~FG_CHILDREN_IN_ORDER; /* the two lists may share names */
-	}
+	/* from's first frames are now children of into's root: the two may
+	 * share names. */
+	if (from->nodes[0].name & FG_HAS_CHILDREN)
+		into->nodes[0].name = (into->nodes[0].name | FG_HAS_CHILDREN) & ~FG_CHILDREN_IN_ORDER;
 #undef MOVED
 	into->size = size;
 	into->merged += from->merged;
@@ -813,25 +800,26 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
  * with the lower id, so that children keep higher ids than parents). */
 static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 {
-	fg_tree_node *a = &t->nodes[into], *b = &t->nodes[from];
+	fg_tree_links *a = &t->links[into], *b = &t->links[from];
 	add_count(t, into, fg_node_total(t, from)); /* cannot fail: counts are 64-bit, frac exists if needed */
 	if (t->before != NULL)
 		fg_count_add(&t->before[into], t->before[from]);
 	if (b->first_child != FG_NODE_NONE) {
 		fg_node_id tail = b->first_child;
-		for (fg_node_id c = b->first_child; c != FG_NODE_NONE; c = t->nodes[c].next_sibling) {
+		for (fg_node_id c = b->first_child; c != FG_NODE_NONE; c = t->links[c].next_sibling) {
 			t->nodes[c].parent = into;
 			tail = c;
 		}
+		uint32_t *name = &t->nodes[into].name;
 		if (a->first_child == FG_NODE_NONE) {
-			a->name = (a->name & ~FG_CHILDREN_IN_ORDER) | (b->name & FG_CHILDREN_IN_ORDER);
+			*name = (*name & ~FG_CHILDREN_IN_ORDER) | (t->nodes[from].name & FG_CHILDREN_IN_ORDER);
 		} else {
-			t->nodes[tail].next_sibling = a->first_child;
-			a->name &= ~FG_CHILDREN_IN_ORDER; /* its children may now repeat */
+			t->links[tail].next_sibling = a->first_child;
+			*name &= ~FG_CHILDREN_IN_ORDER; /* its children may now repeat */
 		}
 		a->first_child = b->first_child;
 	}
-	b->parent = FG_NODE_NONE; /* merged */
+	t->nodes[from].parent = FG_NODE_NONE; /* merged */
 	t->merged++;
 	b->first_child = FG_NODE_NONE;
 	t->whole[from] = 0;
@@ -850,8 +838,8 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 			 size_t *capacity)
 {
 	size_t count = 0;
-	for (fg_node_id c = t->nodes[parent].first_child; c != FG_NODE_NONE;
-	     c = t->nodes[c].next_sibling) {
+	for (fg_node_id c = t->links[parent].first_child; c != FG_NODE_NONE;
+	     c = t->links[c].next_sibling) {
 		if (fg_grow((void **)scratch, capacity, count + 1, sizeof(**scratch)) != 0)
 			return FG_ENOMEM;
 		size_t length;
@@ -860,7 +848,7 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 	}
 	fg_sort_string *items = *scratch;
 	fg_sort_strings(items, count);
-	fg_node_id *link = &t->nodes[parent].first_child;
+	fg_node_id *link = &t->links[parent].first_child;
 	for (size_t i = 0, end; i < count; i = end) {
 		uint32_t name = FG_NAME_ID(&t->nodes[items[i].id]);
 		fg_node_id kept = items[i].id;
@@ -871,23 +859,10 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 			if (items[j].id != kept)
 				merge_nodes(t, kept, items[j].id);
 		*link = kept;
-		link = &t->nodes[kept].next_sibling;
+		link = &t->links[kept].next_sibling;
 	}
 	*link = FG_NODE_NONE;
 	return 0;
-}
-
-/* The list starting at head, backwards; returns its new head. */
-static fg_node_id reverse_list(fg_tree_node *nodes, fg_node_id head)
-{
-	fg_node_id reversed = FG_NODE_NONE;
-	while (head != FG_NODE_NONE) {
-		fg_node_id next = nodes[head].next_sibling;
-		nodes[head].next_sibling = reversed;
-		reversed = head;
-		head = next;
-	}
-	return reversed;
 }
 
 int fg_tree_finish(fg_tree *t)
@@ -900,13 +875,18 @@ int fg_tree_finish(fg_tree *t)
 	free_name_slots(t);
 	if (widen_counts(t) != 0) /* inclusive totals need 64 bits */
 		return FG_ENOMEM;
-	/* Lists in creation order (they were built newest first): in name
-	 * order where the children came in order, in input order in a flame
-	 * chart. The others are sorted below. */
-	bool chart = (t->flags & FG_TREE_FLAMECHART) != 0;
-	for (size_t id = 0; id < t->size; id++)
-		if (chart || (t->nodes[id].name & FG_CHILDREN_IN_ORDER))
-			t->nodes[id].first_child = reverse_list(t->nodes, t->nodes[id].first_child);
+	/* Every parent's list of children, in creation order (children come
+	 * after their parents): in name order where they came in order, in
+	 * input order in a flame chart. The others are sorted below. */
+	t->links = malloc(t->size * sizeof(*t->links));
+	if (t->links == NULL)
+		return FG_ENOMEM;
+	memset(t->links, 0xff, t->size * sizeof(*t->links)); /* FG_NODE_NONE */
+	for (size_t id = t->size; id-- > 1;) {
+		fg_tree_links *parent = &t->links[t->nodes[id].parent];
+		t->links[id].next_sibling = parent->first_child;
+		parent->first_child = (fg_node_id)id;
+	}
 	/*
 	 * Sort the children of nodes whose children came out of order and
 	 * merge siblings of the same name. Parents have lower ids than their
@@ -917,9 +897,9 @@ int fg_tree_finish(fg_tree *t)
 	size_t scratch_capacity = 0;
 	if (!(t->flags & FG_TREE_FLAMECHART))
 		for (size_t id = 0; id < t->size; id++) {
-			fg_tree_node *n = &t->nodes[id];
+			const fg_tree_node *n = &t->nodes[id];
 			if ((n->name & FG_CHILDREN_IN_ORDER) || (id != 0 && n->parent == FG_NODE_NONE) ||
-			    n->first_child == FG_NODE_NONE)
+			    t->links[id].first_child == FG_NODE_NONE)
 				continue;
 			if (sort_children(t, (fg_node_id)id, &scratch, &scratch_capacity) != 0) {
 				rc = FG_ENOMEM; /* the children stay unsorted: not to be drawn */
@@ -954,8 +934,8 @@ int fg_tree_finish(fg_tree *t)
 
 size_t fg_tree_size(const fg_tree *t) { return t->size; }
 bool fg_tree_is_differential(const fg_tree *t) { return t->before != NULL; }
-fg_node_id fg_tree_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
-fg_node_id fg_tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
+fg_node_id fg_tree_first_child(const fg_tree *t, fg_node_id n) { return t->links[n].first_child; }
+fg_node_id fg_tree_next_sibling(const fg_tree *t, fg_node_id n) { return t->links[n].next_sibling; }
 fg_node_id fg_tree_parent(const fg_tree *t, fg_node_id n) { return t->nodes[n].parent; }
 fg_count fg_tree_total(const fg_tree *t, fg_node_id n) { return fg_node_total(t, n); }
 

@@ -7,28 +7,35 @@
 
 #include "internal.h"
 
-/* In node.name's top bit: the node's children were created in increasing
+/* In node.name's top bits: the node's children were created in increasing
  * name order, one node per name, so they need no sorting and no merging in
- * fg_tree_finish. */
+ * fg_tree_finish; the node has children. Name ids stay below
+ * FG_HAS_CHILDREN. */
 #define FG_CHILDREN_IN_ORDER 0x80000000u
-#define FG_NAME_ID(n) ((n)->name & ~FG_CHILDREN_IN_ORDER)
+#define FG_HAS_CHILDREN 0x40000000u
+#define FG_NAME_FLAGS (FG_CHILDREN_IN_ORDER | FG_HAS_CHILDREN)
+#define FG_NAME_ID(n) ((n)->name & ~FG_NAME_FLAGS)
 
 /*
- * 16 bytes a node: the name is an id into the tree's table of distinct
- * names, so a frame that occurs under many parents is stored once, and
- * counts live in their own arrays (whole units always, fractions only once
- * a fractional count has been seen). While the tree is built, children are
- * prepended, so a node's newest child comes first in its list, except
- * that on the sorted-input path the first child is always the one with the
- * greatest name (see split_by_sorting in tree.c); fg_tree_finish puts
- * every list in order.
+ * 8 bytes a node while the tree is built: the name is an id into the
+ * tree's table of distinct names, so a frame that occurs under many
+ * parents is stored once, and counts live in arrays of their own (whole
+ * units always, fractions only once a fractional count has been seen).
+ * A node knows its parent only: lines find children through the previous
+ * stack (sorted input) or the child table, never through lists.
+ * fg_tree_finish links every parent to its children (fg_tree_links), in
+ * order.
  */
 typedef struct fg_tree_node {
-	uint32_t name;          /* name id | FG_CHILDREN_IN_ORDER */
-	fg_node_id parent;      /* FG_NODE_NONE once merged into a sibling */
-	fg_node_id first_child; /* while building: the newest */
-	fg_node_id next_sibling;
+	uint32_t name;     /* name id | FG_CHILDREN_IN_ORDER | FG_HAS_CHILDREN */
+	fg_node_id parent; /* FG_NODE_NONE once merged into a sibling */
 } fg_tree_node;
+
+/* A node's children, from fg_tree_finish on. */
+typedef struct fg_tree_links {
+	fg_node_id first_child;
+	fg_node_id next_sibling;
+} fg_tree_links;
 
 struct fg_tree {
 	unsigned flags;
@@ -48,6 +55,7 @@ struct fg_tree {
 	size_t name_mask;
 	fg_tree_node *nodes;
 	size_t size, capacity;
+	fg_tree_links *links;    /* NULL until fg_tree_finish */
 	/* Count per node: its own while building, inclusive after. While every
 	 * own count fits in 32 bits (and until fg_tree_finish) they are kept
 	 * in `narrow`, and `whole` is NULL. */
@@ -113,7 +121,7 @@ static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 }
 /* Nodes in the tree, not counting those merged into a sibling. */
 static inline size_t fg_tree_live_nodes(const fg_tree *t) { return t->size - t->merged; }
-static inline fg_node_id fg_node_first_child(const fg_tree *t, fg_node_id n) { return t->nodes[n].first_child; }
-static inline fg_node_id fg_node_next_sibling(const fg_tree *t, fg_node_id n) { return t->nodes[n].next_sibling; }
+static inline fg_node_id fg_node_first_child(const fg_tree *t, fg_node_id n) { return t->links[n].first_child; }
+static inline fg_node_id fg_node_next_sibling(const fg_tree *t, fg_node_id n) { return t->links[n].next_sibling; }
 
 #endif

@@ -269,9 +269,66 @@ static void test_merge(void)
 	fg_tree_free(big);
 }
 
+static int compare_lines(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b); /* bytewise, as unsigned */
+}
+
+/*
+ * Input sorted bytewise stays on the sorted path (no child table is ever
+ * built), names that come back after a longer sibling included, and gives
+ * the tree the same lines give in reverse order, found through the table.
+ */
+static void test_sorted_path(void)
+{
+	static const char *const names[] = {"a", "a1", "a!x", "a b", "f", "f2", "f2x", "f.c", "", "\x80z", "z"};
+	static char text[64][64], sorted_listing[65536], reverse_listing[65536];
+	const char *lines[64];
+	uint64_t state = 7;
+	for (int round = 0; round < 200; round++) {
+		size_t n = 0;
+		for (int i = 0; i < 64; i++) {
+			text[i][0] = '\0';
+			state = state * 6364136223846793005ull + 1442695040888963407ull;
+			int depth = 1 + (int)(state >> 60) % 5;
+			for (int d = 0; d < depth; d++) {
+				state = state * 6364136223846793005ull + 1442695040888963407ull;
+				if (d > 0)
+					strcat(text[i], ";");
+				strcat(text[i], names[(state >> 33) % (sizeof(names) / sizeof(names[0]))]);
+			}
+			bool seen = false;
+			for (size_t j = 0; j < n; j++)
+				seen = seen || strcmp(lines[j], text[i]) == 0;
+			size_t length = strlen(text[i]);
+			/* (trailing empty frames are dropped: "a;" is "a", not sorted as such) */
+			if (!seen && length > 0 && text[i][length - 1] != ';')
+				lines[n++] = text[i];
+		}
+		qsort(lines, n, sizeof(lines[0]), compare_lines);
+		fg_tree *sorted = fg_tree_new(0), *reverse = fg_tree_new(0);
+		for (size_t i = 0; i < n; i++) {
+			add(sorted, lines[i], 1 + i);
+			add(reverse, lines[n - 1 - i], 1 + (n - 1 - i));
+		}
+		bool no_table = sorted->slots == NULL;
+		fg_tree_finish(sorted);
+		fg_tree_finish(reverse);
+		sorted_listing[0] = reverse_listing[0] = '\0';
+		serialize(sorted, 0, 0, sorted_listing, sizeof(sorted_listing));
+		serialize(reverse, 0, 0, reverse_listing, sizeof(reverse_listing));
+		CHECK(no_table && strcmp(sorted_listing, reverse_listing) == 0,
+		      "tree: sorted input (round %d, %zu lines) needs no child table (%s) and gives the tree "
+		      "of the same lines reversed", round, n, no_table ? "none" : "built");
+		fg_tree_free(sorted);
+		fg_tree_free(reverse);
+	}
+}
+
 int main(void)
 {
 	test_tree();
 	test_merge();
+	test_sorted_path();
 	return check_exit();
 }
