@@ -25,7 +25,8 @@
  * frame has a name of its own (an 8-byte node, a 4-byte count, a 4-byte
  * name entry, the name's bytes, a 4-byte slot in each of two hash tables
  * at most 3/4 full). fg_tree_finish frees the tables, then adds 8 bytes a
- * node for the lists and 4 for 64-bit counts.
+ * node for the lists (and 4 for 64-bit counts if the grand total needs
+ * them).
  *
  * Nodes keep only their own ("self") count while lines are added; inclusive
  * totals are summed once, child to parent, in fg_tree_finish. Children are
@@ -221,7 +222,8 @@ static int compare_names(const fg_tree *t, uint32_t a, uint32_t b)
 
 /* ----------------------------------------------------------------- nodes */
 
-/* From now on, counts in 64 bits (a count past 32 bits, fg_tree_finish). */
+/* From now on, counts in 64 bits (an own count past 32 bits; at
+ * fg_tree_finish, a grand total past 32 bits). */
 static int widen_counts(fg_tree *t)
 {
 	if (t->whole != NULL)
@@ -801,7 +803,9 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 {
 	fg_tree_links *a = &t->links[into], *b = &t->links[from];
-	add_count(t, into, fg_node_total(t, from)); /* cannot fail: counts are 64-bit, frac exists if needed */
+	/* Cannot fail: the counts' width holds the grand total, frac exists if
+	 * needed. */
+	add_count(t, into, fg_node_total(t, from));
 	if (t->before != NULL)
 		fg_count_add(&t->before[into], t->before[from]);
 	if (b->first_child != FG_NODE_NONE) {
@@ -822,7 +826,10 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 	t->nodes[from].parent = FG_NODE_NONE; /* merged */
 	t->merged++;
 	b->first_child = FG_NODE_NONE;
-	t->whole[from] = 0;
+	if (t->whole != NULL)
+		t->whole[from] = 0;
+	else
+		t->narrow[from] = 0;
 	if (t->frac != NULL)
 		t->frac[from] = 0;
 }
@@ -873,7 +880,8 @@ int fg_tree_finish(fg_tree *t)
 	t->finished = true;
 	free_child_slots(t);
 	free_name_slots(t);
-	if (widen_counts(t) != 0) /* inclusive totals need 64 bits */
+	/* No inclusive total is greater than the grand total. */
+	if (t->grand_total.whole > UINT32_MAX && widen_counts(t) != 0)
 		return FG_ENOMEM;
 	/* Every parent's list of children, in creation order (children come
 	 * after their parents): in name order where they came in order, in
@@ -916,11 +924,14 @@ int fg_tree_finish(fg_tree *t)
 			uint64_t f = t->frac[parent] + t->frac[id];
 			if (f >= FG_COUNT_FRAC_ONE) {
 				f -= FG_COUNT_FRAC_ONE;
-				t->whole[parent]++;
+				add_units(t, parent, 1); /* (cannot widen: see above) */
 			}
 			t->frac[parent] = f;
 		}
-		t->whole[parent] += t->whole[id];
+		if (t->whole != NULL)
+			t->whole[parent] += t->whole[id];
+		else
+			t->narrow[parent] += t->narrow[id];
 		if (t->before != NULL)
 			fg_count_add_inline(&t->before[parent], t->before[id]);
 	}

@@ -57,8 +57,9 @@ struct fg_tree {
 	size_t size, capacity;
 	fg_tree_links *links;    /* NULL until fg_tree_finish */
 	/* Count per node: its own while building, inclusive after. While every
-	 * own count fits in 32 bits (and until fg_tree_finish) they are kept
-	 * in `narrow`, and `whole` is NULL. */
+	 * own count fits in 32 bits (and after fg_tree_finish, while the grand
+	 * total does, and with it every inclusive total) they are kept in
+	 * `narrow`, and `whole` is NULL. */
 	uint32_t *narrow;
 	size_t narrow_capacity;
 	uint64_t *whole;
@@ -114,9 +115,14 @@ static inline const char *fg_tree_name_bytes(const fg_tree *t, uint32_t id, size
 	return t->store + start;
 }
 
+static inline uint64_t fg_node_whole(const fg_tree *t, fg_node_id n)
+{
+	return t->whole != NULL ? t->whole[n] : t->narrow[n];
+}
+
 static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 {
-	fg_count c = {t->whole != NULL ? t->whole[n] : t->narrow[n], t->frac != NULL ? t->frac[n] : 0};
+	fg_count c = {fg_node_whole(t, n), t->frac != NULL ? t->frac[n] : 0};
 	return c;
 }
 /* Nodes in the tree, not counting those merged into a sibling. */

@@ -68,25 +68,26 @@ typedef struct selection {
 static uint64_t radix_select(const fg_tree *t, bool fraction, uint64_t whole, size_t *need,
 			     uint32_t *histogram)
 {
-	const uint64_t *keys = fraction ? t->frac : t->whole;
+#define KEY(n) (fraction ? t->frac[n] : fg_node_whole(t, n))
 	uint64_t prefix = 0, mask = 0, greatest = 0;
 	for (size_t n = 0; n < t->size; n++)
-		if (keys[n] > greatest && (!fraction || t->whole[n] == whole))
-			greatest = keys[n];
+		if (KEY(n) > greatest && (!fraction || fg_node_whole(t, n) == whole))
+			greatest = KEY(n);
 	int shift = 48;
 	while (shift > 0 && (greatest >> shift) == 0)
 		shift -= 16;
 	for (; shift >= 0; shift -= 16) {
 		memset(histogram, 0, 65536 * sizeof(*histogram));
 		for (size_t n = 0; n < t->size; n++)
-			if ((keys[n] & mask) == prefix && (!fraction || t->whole[n] == whole))
-				histogram[(keys[n] >> shift) & 0xffff]++;
+			if ((KEY(n) & mask) == prefix && (!fraction || fg_node_whole(t, n) == whole))
+				histogram[(KEY(n) >> shift) & 0xffff]++;
 		uint32_t digit = 65535;
 		while (digit > 0 && histogram[digit] < *need)
 			*need -= histogram[digit--];
 		prefix |= (uint64_t)digit << shift;
 		mask |= (uint64_t)0xffff << shift;
 	}
+#undef KEY
 	return prefix;
 }
 
@@ -113,7 +114,7 @@ static inline bool below(const fg_tree *t, const selection *s, fg_node_id n)
 {
 	if (s->all)
 		return false;
-	uint64_t whole = t->whole[n];
+	uint64_t whole = fg_node_whole(t, n);
 	return whole < s->whole || (whole == s->whole && t->frac != NULL && t->frac[n] < s->frac);
 }
 
@@ -122,7 +123,7 @@ static bool keep(const fg_tree *t, selection *s, fg_node_id n)
 {
 	if (s->all)
 		return true;
-	uint64_t whole = t->whole[n], frac = t->frac != NULL ? t->frac[n] : 0;
+	uint64_t whole = fg_node_whole(t, n), frac = t->frac != NULL ? t->frac[n] : 0;
 	if (whole != s->whole || frac != s->frac)
 		return whole > s->whole || (whole == s->whole && frac > s->frac);
 	if (s->equal == 0)

@@ -174,6 +174,25 @@ static void test_tree(void)
 	      "tree: counts past 2^32 are exact");
 	fg_tree_free(t);
 
+	/* Inclusive totals stay in 32 bits while the grand total fits, a
+	 * fraction's carry included; one unit more and they widen. */
+	for (int over = 0; over <= 1; over++) {
+		const fg_count half = {0, FG_COUNT_FRAC_ONE / 2};
+		const fg_count most = {4294967293u + (uint64_t)over, FG_COUNT_FRAC_ONE / 2};
+		t = fg_tree_new(0);
+		fg_tree_add(t, "a;b", 3, most, NULL);
+		fg_tree_add(t, "a;c", 3, half, NULL);
+		add(t, "a", 1);
+		fg_tree_finish(t);
+		fg_node_id a = child_named(t, 0, "a");
+		CHECK((t->whole == NULL) == !over && fg_tree_total(t, a).whole == 4294967295u + (uint64_t)over &&
+		      fg_tree_total(t, a).frac == 0 && fg_tree_total(t, 0).whole == 4294967295u + (uint64_t)over &&
+		      fg_tree_total(t, child_named(t, a, "b")).whole == 4294967293u + (uint64_t)over,
+		      "tree: a grand total of %s keeps totals in %s bits, exact", over ? "2^32" : "2^32 - 1",
+		      over ? "64" : "32");
+		fg_tree_free(t);
+	}
+
 	/* Name entries widen to 64 bits when the store passes its limit (4 GiB;
 	 * 40 bytes here): the same tree as with narrow entries. */
 	static char narrow_listing[8192], wide_listing[8192];
