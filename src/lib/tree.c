@@ -741,6 +741,11 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	if ((from->before != NULL || into->before != NULL) &&
 	    grow_counts((void **)&into->before, &into->before_capacity, size, sizeof(*into->before)) != 0)
 		return FG_ENOMEM;
+	/* Neither child table is of use any more (see the end), nor from's
+	 * name table: their room goes to the names from adds to into. */
+	free_child_slots(into);
+	free_child_slots(from);
+	free_name_slots(from);
 	/* from's name ids, as ids of into's names. */
 	uint32_t *names = malloc(from->name_count * sizeof(*names));
 	if (names == NULL)
@@ -753,10 +758,6 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 			return FG_ENOMEM;
 		}
 	}
-	/* Neither child table is of use any more (see the end). */
-	free_child_slots(into);
-	free_child_slots(from);
-	free_name_slots(from);
 	fg_node_id offset = (fg_node_id)(into->size - 1);
 #define MOVED(id) ((id) == FG_NODE_NONE || (id) == 0 ? (id) : (id) + offset)
 	/* From the last node down, giving back from's memory as it goes: the

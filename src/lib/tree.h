@@ -93,7 +93,8 @@ struct fg_tree {
  * Moves every frame of `from` into `into` (both unfinished, neither a
  * flame chart): from's nodes are appended with new ids, its root's children
  * join into's root's, and fg_tree_finish then merges the frames both trees
- * have. `from` is left empty (free it). No more fg_tree_add on `into`.
+ * have. `from` is left empty (free it). No more fg_tree_add on `into`,
+ * whatever this returns.
  * Returns 0, FG_ENOMEM, or FG_ERANGE (the sum of both exceeds 2^64-1).
  */
 int fg_tree_merge(fg_tree *into, fg_tree *from);
