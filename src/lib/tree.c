@@ -845,6 +845,15 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
 			 size_t *capacity)
 {
+	/* A list may have come in order after all (children looked up in the
+	 * child table count as in order only when first): one comparison a
+	 * child then, instead of a sort. */
+	fg_node_id at = t->links[parent].first_child, next;
+	while ((next = t->links[at].next_sibling) != FG_NODE_NONE &&
+	       compare_names(t, FG_NAME_ID(&t->nodes[at]), FG_NAME_ID(&t->nodes[next])) < 0)
+		at = next;
+	if (next == FG_NODE_NONE)
+		return 0;
 	size_t count = 0;
 	for (fg_node_id c = t->links[parent].first_child; c != FG_NODE_NONE;
 	     c = t->links[c].next_sibling) {
