@@ -95,12 +95,20 @@ static void free_child_slots(fg_tree *t)
 
 /* ----------------------------------------------------------------- names */
 
-static int grow_names(fg_tree *t)
+/*
+ * The name table again, `mask` + 1 slots. It is built from the names, not
+ * from the old table, which goes first so that the two never take room
+ * together; if the new one cannot be had, the tree takes no more lines
+ * (lost_table).
+ */
+static int build_names(fg_tree *t, size_t mask)
 {
-	size_t mask = t->name_mask * 2 + 1;
+	free_name_slots(t);
 	uint32_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots));
-	if (slots == NULL)
+	if (slots == NULL) {
+		t->lost_table = true;
 		return FG_ENOMEM;
+	}
 	for (size_t i = 0; i < t->name_count; i++) {
 		size_t length;
 		const char *bytes = fg_tree_name_bytes(t, (uint32_t)i, &length);
@@ -110,7 +118,6 @@ static int grow_names(fg_tree *t)
 			at = (at + 1) & mask;
 		slots[at] = make_slot(name_tag(hash), mask, i);
 	}
-	free_name_slots(t);
 	t->name_slots = slots;
 	t->name_mask = mask;
 	return 0;
@@ -197,7 +204,7 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
 	t->name_slots[at] = make_slot(tag, t->name_mask, id);
-	if (t->name_count * 4 > t->name_mask * 3 && grow_names(t) != 0)
+	if (t->name_count * 4 > t->name_mask * 3 && build_names(t, t->name_mask * 2 + 1) != 0)
 		return NO_NAME;
 	return id;
 }
@@ -377,7 +384,8 @@ static inline uint32_t path_tag(uint64_t hash) { return (uint32_t)hash; }
 /* Builds the child table over all nodes, with room to grow (at most 3/4
  * full). The path hashes are worked out again from the root down (parents
  * have lower ids than their children): a slot keeps too little of its
- * hash to be moved without it. */
+ * hash to be moved without it. The old table goes first, as in
+ * build_names. */
 static int build_index(fg_tree *t)
 {
 	unsigned bits = 12;
@@ -386,12 +394,14 @@ static int build_index(fg_tree *t)
 	if (bits > 32)
 		return FG_ENOMEM; /* (node ids are 32 bits: cannot happen) */
 	size_t mask = ((size_t)1 << bits) - 1;
+	free_child_slots(t);
 	/* Huge pages: fewer faults, fewer TLB misses. */
 	uint32_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots));
 	uint64_t *hashes = fg_table_alloc(t->size * sizeof(*hashes));
 	if (slots == NULL || hashes == NULL) {
 		fg_table_free(slots, (mask + 1) * sizeof(*slots));
 		fg_table_free(hashes, t->size * sizeof(*hashes));
+		t->lost_table = true;
 		return FG_ENOMEM;
 	}
 	/* In two passes, each loading ahead what it will need (a parent's hash,
@@ -413,7 +423,6 @@ static int build_index(fg_tree *t)
 		slots[at] = make_slot(path_tag(hashes[id]), mask, id);
 	}
 	fg_table_free(hashes, t->size * sizeof(*hashes));
-	free_child_slots(t);
 	t->slots = slots;
 	t->slot_mask = mask;
 	t->slot_shift = 64 - bits;
@@ -557,6 +566,8 @@ static int count_line(fg_tree *t, fg_node_id at, fg_count count, const fg_count 
 int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		const fg_count *before)
 {
+	if (t->lost_table)
+		return FG_ENOMEM;
 	/* Perl's split drops trailing empty fields: "a;b;" is "a;b". */
 	while (length > 0 && stack[length - 1] == ';')
 		length--;
@@ -742,29 +753,40 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	    grow_counts((void **)&into->before, &into->before_capacity, size, sizeof(*into->before)) != 0)
 		return FG_ENOMEM;
 	/* Neither child table is of use any more (see the end), nor from's
-	 * name table: their room goes to the names from adds to into. */
+	 * name table: their room goes to the names from adds to into, whose
+	 * table is made big enough for all of them at once. */
 	free_child_slots(into);
 	free_child_slots(from);
 	free_name_slots(from);
-	/* from's name ids, as ids of into's names. */
-	uint32_t *names = malloc(from->name_count * sizeof(*names));
-	if (names == NULL)
+	size_t mask = into->name_mask;
+	while ((into->name_count + from->name_count) * 4 > mask * 3)
+		mask = mask * 2 + 1;
+	if (into->lost_table || (mask != into->name_mask && build_names(into, mask) != 0))
 		return FG_ENOMEM;
+	/*
+	 * from's name ids, as ids of into's names: written over from's name
+	 * entries (name i starts at entry i and ends at entry i + 1, which is
+	 * read before it is written over).
+	 */
 	for (size_t i = 0; i < from->name_count; i++) {
 		size_t length;
 		const char *bytes = fg_tree_name_bytes(from, (uint32_t)i, &length);
-		if ((names[i] = intern(into, bytes, length)) == NO_NAME) {
-			free(names);
+		uint32_t id = intern(into, bytes, length);
+		if (id == NO_NAME)
 			return FG_ENOMEM;
-		}
+		if (from->names != NULL)
+			from->names[i] = id;
+		else
+			from->wide_names[i] = id;
 	}
+#define NAME(id) (from->names != NULL ? from->names[id] : (uint32_t)from->wide_names[id])
 	fg_node_id offset = (fg_node_id)(into->size - 1);
 #define MOVED(id) ((id) == FG_NODE_NONE || (id) == 0 ? (id) : (id) + offset)
 	/* From the last node down, giving back from's memory as it goes: the
 	 * two trees never take much more room than the merged one. */
 	for (size_t i = from->size - 1; i >= 1; i--) {
 		fg_tree_node n = from->nodes[i];
-		n.name = names[FG_NAME_ID(&n)] | (n.name & FG_NAME_FLAGS);
+		n.name = NAME(FG_NAME_ID(&n)) | (n.name & FG_NAME_FLAGS);
 		n.parent = MOVED(n.parent);
 		into->nodes[i + offset] = n;
 		if (into->whole != NULL)
@@ -779,7 +801,6 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		if (i % MERGE_STEP == 0)
 			shrink(from, i);
 	}
-	free(names);
 	add_count(into, 0, fg_node_total(from, 0)); /* cannot fail: see above; frac exists if needed */
 	if (into->before != NULL && from->before != NULL)
 		fg_count_add_inline(&into->before[0], from->before[0]);
@@ -788,6 +809,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	if (from->nodes[0].name & FG_HAS_CHILDREN)
 		into->nodes[0].name = (into->nodes[0].name | FG_HAS_CHILDREN) & ~FG_CHILDREN_IN_ORDER;
 #undef MOVED
+#undef NAME
 	into->size = size;
 	into->merged += from->merged;
 	into->grand_total = total;

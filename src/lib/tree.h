@@ -87,14 +87,15 @@ struct fg_tree {
 	uint32_t *path_name;     /* scratch: name ids of the frames being added */
 	size_t depth, path_capacity, ends_capacity, hash_capacity, name_scratch_capacity;
 	bool finished;
+	bool lost_table;         /* a table could not be built again: no more lines */
 };
 
 /*
  * Moves every frame of `from` into `into` (both unfinished, neither a
  * flame chart): from's nodes are appended with new ids, its root's children
  * join into's root's, and fg_tree_finish then merges the frames both trees
- * have. `from` is left empty (free it). No more fg_tree_add on `into`,
- * whatever this returns.
+ * have. Whatever this returns, free `from` next (its names are gone), and
+ * make no more fg_tree_add on `into`.
  * Returns 0, FG_ENOMEM, or FG_ERANGE (the sum of both exceeds 2^64-1).
  */
 int fg_tree_merge(fg_tree *into, fg_tree *from);
