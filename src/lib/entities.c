@@ -83,7 +83,9 @@ int fg_entities_use(fg_entities *d, const char *name, size_t length)
 int fg_entity_value(fg_buffer *out, fg_buffer *scratch, const char *text, size_t length)
 {
 	scratch->length = 0;
-	int failed = fg_text_clean(scratch, text, length);
+	if (fg_text_clean(scratch, text, length) != 0)
+		return FG_ENOMEM;
+	int failed = 0;
 	size_t run = 0;
 	for (size_t i = 0; i < scratch->length; i++) {
 		if (scratch->data[i] != '%')
@@ -92,7 +94,8 @@ int fg_entity_value(fg_buffer *out, fg_buffer *scratch, const char *text, size_t
 		failed |= fg_buffer_append_str(out, "&#37;");
 		run = i + 1;
 	}
-	failed |= fg_text_escape(out, scratch->data + run, scratch->length - run);
+	if (run < scratch->length) /* (scratch->data may be NULL when empty) */
+		failed |= fg_text_escape(out, scratch->data + run, scratch->length - run);
 	return failed ? FG_ENOMEM : 0;
 }
 
