@@ -280,6 +280,41 @@ static void test_merge(void)
 		4294967295u, 4294967295u, 7, 1, 1, 4294967296u, 4294967295u, 3,
 	};
 	check_merges(big_lines, big_counts, sizeof(big_lines) / sizeof(big_lines[0]), "counts past 2^32");
+	/* Merges where either tree's name entries are 64 bits wide (from's
+	 * are rewritten in place as ids of into's names). */
+	static char one_listing[8192], merged_listing[8192];
+	fg_tree *one = fg_tree_new(0);
+	for (int i = 0; i < 60; i++) {
+		char line[64];
+		snprintf(line, sizeof(line), "frame%d;f%d;leaf number %d", i % 7, i % 5, i % 23);
+		add(one, line, 1 + (uint64_t)i);
+	}
+	fg_tree_finish(one);
+	one_listing[0] = '\0';
+	serialize(one, 0, 0, one_listing, sizeof(one_listing));
+	fg_tree_free(one);
+	for (int wide = 0; wide < 4; wide++) {
+		fg_tree *a = fg_tree_new(0), *b = fg_tree_new(0);
+		if (wide & 1)
+			a->narrow_limit = 40;
+		if (wide & 2)
+			b->narrow_limit = 40;
+		for (int i = 0; i < 60; i++) {
+			char line[64];
+			snprintf(line, sizeof(line), "frame%d;f%d;leaf number %d", i % 7, i % 5, i % 23);
+			add(i % 3 ? a : b, line, 1 + (uint64_t)i);
+		}
+		bool widened = ((wide & 1) != 0) == (a->wide_names != NULL) && ((wide & 2) != 0) == (b->wide_names != NULL);
+		int rc = fg_tree_merge(a, b);
+		fg_tree_free(b);
+		fg_tree_finish(a);
+		merged_listing[0] = '\0';
+		serialize(a, 0, 0, merged_listing, sizeof(merged_listing));
+		CHECK(widened && rc == 0 && strcmp(one_listing, merged_listing) == 0,
+		      "tree merge: name entries wide in %s give the one tree", (const char *[]){"neither", "into", "from", "both"}[wide]);
+		fg_tree_free(a);
+	}
+
 	fg_tree *big = fg_tree_new(0), *other = fg_tree_new(0);
 	add(big, "a", UINT64_MAX);
 	add(other, "b", 1);
