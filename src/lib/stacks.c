@@ -6,9 +6,8 @@
  * at most 1/2) over entries kept in insertion order; stack bytes live in an
  * arena, copied once per unique stack. Sorting happens only at output.
  */
-#include <stdlib.h>
-
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "internal.h"
 #include "strsort.h"

@@ -76,6 +76,9 @@ static inline size_t slot_id(uint32_t slot, size_t mask)
 	return (size_t)(slot & (uint32_t)mask) - 1;
 }
 
+/* Whether a table of mask + 1 slots holding count ids is past 3/4 full. */
+static inline bool crowded(size_t count, size_t mask) { return count * 4 > mask * 3; }
+
 /* A name table's probe starts at the hash's low bits; its tag is the high
  * half. */
 static inline uint32_t name_tag(uint64_t hash) { return (uint32_t)(hash >> 32); }
@@ -204,7 +207,7 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 		return NO_NAME;
 	uint32_t id = (uint32_t)t->name_count++;
 	t->name_slots[at] = make_slot(tag, t->name_mask, id);
-	if (t->name_count * 4 > t->name_mask * 3 && build_names(t, t->name_mask * 2 + 1) != 0)
+	if (crowded(t->name_count, t->name_mask) && build_names(t, t->name_mask * 2 + 1) != 0)
 		return NO_NAME;
 	return id;
 }
@@ -269,6 +272,15 @@ static inline int add_units(fg_tree *t, fg_node_id id, uint64_t units)
 	return 0;
 }
 
+/* Sets node id's whole count to 0. */
+static inline void clear_units(fg_tree *t, fg_node_id id)
+{
+	if (t->whole != NULL)
+		t->whole[id] = 0;
+	else
+		t->narrow[id] = 0;
+}
+
 /* Adds c to node id's own count (cannot overflow: below the grand total). */
 static int add_count(fg_tree *t, fg_node_id id, fg_count c)
 {
@@ -311,10 +323,7 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 		return FG_NODE_NONE;
 	fg_node_id id = (fg_node_id)t->size++;
 	t->nodes[id] = (fg_tree_node){name | FG_CHILDREN_IN_ORDER, parent};
-	if (t->whole != NULL)
-		t->whole[id] = 0;
-	else
-		t->narrow[id] = 0;
+	clear_units(t, id);
 	if (t->frac != NULL)
 		t->frac[id] = 0;
 	if (t->before != NULL)
@@ -454,7 +463,7 @@ static fg_node_id add_child(fg_tree *t, fg_node_id parent, uint32_t name, size_t
 	if (t->slots == NULL)
 		return id;
 	t->slots[at] = make_slot(path_tag(hash), t->slot_mask, id);
-	if ((t->size - 1) * 4 > t->slot_mask * 3 && build_index(t) != 0)
+	if (crowded(t->size - 1, t->slot_mask) && build_index(t) != 0)
 		return FG_NODE_NONE;
 	return id;
 }
@@ -759,7 +768,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	free_child_slots(from);
 	free_name_slots(from);
 	size_t mask = into->name_mask;
-	while ((into->name_count + from->name_count) * 4 > mask * 3)
+	while (crowded(into->name_count + from->name_count, mask))
 		mask = mask * 2 + 1;
 	if (into->lost_table || (mask != into->name_mask && build_names(into, mask) != 0))
 		return FG_ENOMEM;
@@ -781,16 +790,16 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	}
 #define NAME(id) (from->names != NULL ? from->names[id] : (uint32_t)from->wide_names[id])
 	fg_node_id offset = (fg_node_id)(into->size - 1);
-#define MOVED(id) ((id) == FG_NODE_NONE || (id) == 0 ? (id) : (id) + offset)
 	/* From the last node down, giving back from's memory as it goes: the
 	 * two trees never take much more room than the merged one. */
 	for (size_t i = from->size - 1; i >= 1; i--) {
 		fg_tree_node n = from->nodes[i];
 		n.name = NAME(FG_NAME_ID(&n)) | (n.name & FG_NAME_FLAGS);
-		n.parent = MOVED(n.parent);
+		if (n.parent != 0) /* (the root's children join into's root) */
+			n.parent += offset;
 		into->nodes[i + offset] = n;
 		if (into->whole != NULL)
-			into->whole[i + offset] = fg_node_total(from, (fg_node_id)i).whole;
+			into->whole[i + offset] = fg_node_whole(from, (fg_node_id)i);
 		else
 			into->narrow[i + offset] = from->narrow[i];
 		if (into->frac != NULL)
@@ -808,7 +817,6 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	 * share names. */
 	if (from->nodes[0].name & FG_HAS_CHILDREN)
 		into->nodes[0].name = (into->nodes[0].name | FG_HAS_CHILDREN) & ~FG_CHILDREN_IN_ORDER;
-#undef MOVED
 #undef NAME
 	into->size = size;
 	into->merged += from->merged;
@@ -849,10 +857,7 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 	t->nodes[from].parent = FG_NODE_NONE; /* merged */
 	t->merged++;
 	b->first_child = FG_NODE_NONE;
-	if (t->whole != NULL)
-		t->whole[from] = 0;
-	else
-		t->narrow[from] = 0;
+	clear_units(t, from);
 	if (t->frac != NULL)
 		t->frac[from] = 0;
 }
@@ -956,14 +961,11 @@ int fg_tree_finish(fg_tree *t)
 			uint64_t f = t->frac[parent] + t->frac[id];
 			if (f >= FG_COUNT_FRAC_ONE) {
 				f -= FG_COUNT_FRAC_ONE;
-				add_units(t, parent, 1); /* (cannot widen: see above) */
+				add_units(t, parent, 1);
 			}
 			t->frac[parent] = f;
 		}
-		if (t->whole != NULL)
-			t->whole[parent] += t->whole[id];
-		else
-			t->narrow[parent] += t->narrow[id];
+		add_units(t, parent, fg_node_whole(t, id)); /* (cannot widen: see above) */
 		if (t->before != NULL)
 			fg_count_add_inline(&t->before[parent], t->before[id]);
 	}
