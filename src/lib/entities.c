@@ -69,14 +69,18 @@ void fg_entities_free(fg_entities *d)
 	free(d);
 }
 
-int fg_entities_use(fg_entities *d, const char *name, size_t length)
+int fg_entities_use(fg_entities *d, const char *name, size_t length, uint32_t *entry)
 {
+	if (entry != NULL)
+		*entry = 0;
 	if (length <= 2)
 		return 0;
 	fg_string_entry *e = fg_string_map_add(d->names, name, length, NULL);
-	if (e == NULL)
+	if (e == NULL || fg_string_map_size(d->names) >= UINT32_MAX)
 		return FG_ENOMEM;
 	e->value++;
+	if (entry != NULL)
+		*entry = (uint32_t)fg_string_map_index(d->names, e) + 1;
 	return 0;
 }
 
@@ -177,12 +181,9 @@ int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
 	return failed ? FG_ENOMEM : 0;
 }
 
-bool fg_entities_ref(const fg_entities *d, fg_buffer *out, const char *name, size_t length,
-		     bool *failed)
+/* Appends "&id;" for an entry that has an entity (see fg_entities_ref). */
+static bool put_ref(const fg_string_entry *e, fg_buffer *out, bool *failed)
 {
-	if (d == NULL || length <= 2)
-		return false;
-	const fg_string_entry *e = fg_string_map_find(d->names, name, length);
 	if (e == NULL || e->value == 0)
 		return false;
 	char ref[20] = "&";
@@ -191,4 +192,19 @@ bool fg_entities_ref(const fg_entities *d, fg_buffer *out, const char *name, siz
 	if (fg_buffer_append(out, ref, id_length + 2) != 0)
 		*failed = true;
 	return true;
+}
+
+bool fg_entities_ref(const fg_entities *d, fg_buffer *out, const char *name, size_t length,
+		     bool *failed)
+{
+	if (d == NULL || length <= 2)
+		return false;
+	return put_ref(fg_string_map_find(d->names, name, length), out, failed);
+}
+
+bool fg_entities_ref_entry(const fg_entities *d, fg_buffer *out, uint32_t entry, bool *failed)
+{
+	if (d == NULL || entry == 0)
+		return false;
+	return put_ref(fg_string_map_get(d->names, entry - 1), out, failed);
 }

@@ -21,8 +21,10 @@ fg_entities *fg_entities_new(void);
 void fg_entities_free(fg_entities *d);
 
 /* Counts one more use of a name (names of 2 bytes or less never gain from
- * an entity and are not counted). 0 or FG_ENOMEM. */
-int fg_entities_use(fg_entities *d, const char *name, size_t length);
+ * an entity and are not counted). *entry, when entry is not NULL, is set
+ * to the name's entry for fg_entities_ref_entry (0: not counted). 0 or
+ * FG_ENOMEM. */
+int fg_entities_use(fg_entities *d, const char *name, size_t length, uint32_t *entry);
 
 /*
  * Gives entities to the names used at least twice whose declaration costs
@@ -36,6 +38,8 @@ int fg_entities_choose(fg_entities *d, fg_buffer *dtd);
  * (out untouched) when it has none. *failed is set when out of memory. */
 bool fg_entities_ref(const fg_entities *d, fg_buffer *out, const char *name, size_t length,
 		     bool *failed);
+/* The same, for a name by its entry from fg_entities_use: no lookup. */
+bool fg_entities_ref_entry(const fg_entities *d, fg_buffer *out, uint32_t entry, bool *failed);
 
 /* Appends text as an entity value (or any DTD literal): cleaned, escaped,
  * and % as a character reference (a raw % would start a parameter entity).

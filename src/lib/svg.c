@@ -38,6 +38,7 @@ typedef struct frame {
 	fg_node_id node;
 	uint32_t depth;
 	uint32_t color;   /* 0xRRGGBB, or FG_COLOR_FROM_MAP | a palette.map value's index */
+	uint32_t entry;   /* its shown name's in the entity dictionary (entities.h) */
 	double start;     /* in counts */
 	const char *name; /* the node's name, looked up once (frames are written */
 	size_t name_length; /* grouped by colour, far from the tree's order) */
@@ -217,7 +218,7 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 			depth_max = (int)p.depth;
 		if (fg_grow((void **)&list, &list_capacity, list_used + 1, sizeof(*list)) != 0)
 			goto oom;
-		list[list_used] = (frame){p.node, p.depth, 0, p.start, NULL, 0};
+		list[list_used] = (frame){.node = p.node, .depth = p.depth, .start = p.start};
 		list[list_used].name = fg_tree_name(w->tree, p.node, &list[list_used].name_length);
 		list_used++;
 		double start = w->o->flamechart ? p.start : p.start + own_width(w, p.node);
@@ -266,7 +267,7 @@ static int frame_color(writer *w, frame *f)
 }
 
 /* The entity dictionary of the frames' shown names (entities.c). */
-static int choose_entities(writer *w, const frame *frames, size_t count)
+static int choose_entities(writer *w, frame *frames, size_t count)
 {
 	if ((w->entities = fg_entities_new()) == NULL)
 		return FG_ENOMEM;
@@ -275,7 +276,7 @@ static int choose_entities(writer *w, const frame *frames, size_t count)
 			continue;
 		const char *name = frames[i].name;
 		size_t length = fg_name_without_annotation(name, frames[i].name_length);
-		if (fg_entities_use(w->entities, name, length) != 0)
+		if (fg_entities_use(w->entities, name, length, &frames[i].entry) != 0)
 			return FG_ENOMEM;
 	}
 	return fg_entities_choose(w->entities, &w->dtd);
@@ -298,10 +299,11 @@ static int by_color(frame *frames, size_t count)
 	return rc;
 }
 
-/* Writes &id; for a name with an entity and returns true, else false. */
-static bool put_entity(writer *w, const char *name, size_t length)
+/* Writes &id; for a frame whose name has an entity and returns true, else
+ * false. */
+static bool put_entity(writer *w, const frame *f)
 {
-	return fg_entities_ref(w->entities, &w->line, name, length, &w->nomem);
+	return fg_entities_ref_entry(w->entities, &w->line, f->entry, &w->nomem);
 }
 
 /*
@@ -428,7 +430,7 @@ static void put_frame(writer *w, const frame *f)
 		put(w, ")");
 	} else {
 		uint64_t n = displayed_count(width, o->factor);
-		if (!put_entity(w, name, shown))
+		if (!put_entity(w, f))
 			put_text(w, name, shown);
 		put(w, " (");
 		put_bytes(w, number, format_thousands(number, n));
@@ -472,7 +474,7 @@ static void put_frame(writer *w, const frame *f)
 		put_tenths(w, y1 + (o->frame_height - 1) / 2.0 + 3);
 		put(w, "\">");
 		if (total_chars <= chars) {
-			if (!put_entity(w, name, shown))
+			if (!put_entity(w, f))
 				CHECKED(w, fg_text_escape(&w->line, label, label_length));
 		} else {
 			size_t keep = fg_text_prefix_bytes(label, label_length, chars - 2);

@@ -91,6 +91,31 @@ static uint64_t radix_select(const fg_tree *t, bool fraction, uint64_t whole, si
 	return prefix;
 }
 
+/*
+ * radix_select's whole units in one pass, for the usual case: a budget
+ * well below the node count keeps nodes down to a small weight. Each
+ * node counts in the bucket of its weight, weights of 65535 and more in
+ * the last one; false (and *need unchanged) when the weight sought is
+ * in that one, which only radix_select can split.
+ */
+static bool select_light(const fg_tree *t, size_t *need, uint32_t *histogram, uint64_t *weight)
+{
+	memset(histogram, 0, 65536 * sizeof(*histogram));
+	if (t->whole == NULL)
+		for (size_t n = 0; n < t->size; n++)
+			histogram[t->narrow[n] < 65535 ? t->narrow[n] : 65535]++;
+	else
+		for (size_t n = 0; n < t->size; n++)
+			histogram[t->whole[n] < 65535 ? t->whole[n] : 65535]++;
+	if (histogram[65535] >= *need)
+		return false;
+	uint32_t digit = 65535;
+	while (digit > 0 && histogram[digit] < *need)
+		*need -= histogram[digit--];
+	*weight = digit;
+	return true;
+}
+
 /* Which nodes a budget keeps: the `budget` heaviest. */
 static int select_weight(const fg_tree *t, size_t budget, selection *s)
 {
@@ -101,7 +126,8 @@ static int select_weight(const fg_tree *t, size_t budget, selection *s)
 	if (histogram == NULL)
 		return FG_ENOMEM;
 	size_t need = budget;
-	s->whole = radix_select(t, false, 0, &need, histogram);
+	if (!select_light(t, &need, histogram, &s->whole))
+		s->whole = radix_select(t, false, 0, &need, histogram);
 	if (t->frac != NULL)
 		s->frac = radix_select(t, true, s->whole, &need, histogram);
 	s->equal = need;
@@ -171,16 +197,22 @@ static int push_children(walk *w, const fg_tree *t, fg_node_id n, uint32_t depth
 
 #define KEPT(kept, n) ((kept)[(n) >> 3] >> ((n) & 7) & 1)
 
-/* Marks the kept nodes in `kept` (a bit per node id), in pre-order as the
- * ties require; counts them and sums what the left-out ones weigh. */
-static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, size_t *kept_count,
+/* The kept nodes, in pre-order. */
+typedef struct kept_nodes {
+	fg_node_id *nodes;
+	size_t count, capacity;
+} kept_nodes;
+
+/* Marks the kept nodes in `kept` (a bit per node id) and lists them in
+ * `list`, in pre-order as the ties require; sums what the left-out ones
+ * weigh. */
+static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *list,
 		     fg_count *other)
 {
 	walk w = {0, 0, 0};
 	if (fg_grow((void **)&w.stack, &w.capacity, 1, sizeof(*w.stack)) != 0)
 		return FG_ENOMEM;
 	w.stack[w.used++] = (visit){0, 0};
-	*kept_count = 0;
 	*other = (fg_count){0, 0};
 	while (w.used > 0) {
 		visit v = w.stack[--w.used];
@@ -190,7 +222,12 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, size_t *kept
 			continue;
 		}
 		kept[v.node >> 3] |= (uint8_t)(1u << (v.node & 7));
-		++*kept_count;
+		if (fg_grow((void **)&list->nodes, &list->capacity, list->count + 1,
+			    sizeof(*list->nodes)) != 0) {
+			free(w.stack);
+			return FG_ENOMEM;
+		}
+		list->nodes[list->count++] = v.node;
 		/* Children lighter than the selection are left out now; the
 		 * others are decided in pre-order (ties use the quota up). */
 		size_t first = w.used;
@@ -215,13 +252,18 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, size_t *kept
 /*
  * The names the view data lists: shown names (without their _[k]-style
  * annotations) of the kept nodes whose names are not left out, most used
- * first, ties in byte order, numbered from 1. A small hash table maps the
- * tree's name ids (only those used: a profile may have millions of names)
- * to their numbers.
+ * first, ties in byte order, numbered from 1. A small hash table finds
+ * the distinct name ids of the kept nodes (only those used: a profile may
+ * have millions of names), once; each kept node, by its place in
+ * pre-order, then has its name's number at hand.
  */
 typedef struct shown_names {
-	uint64_t *slots;   /* (name id + 1) << 32 | uses, then number; 0: empty */
+	uint64_t *slots;   /* (name id + 1) << 32 | its index in ids; 0: empty */
 	size_t mask;
+	uint32_t *ids;     /* the distinct name ids, as first met, from index 1 */
+	uint32_t *number;  /* by index in ids, the name's number */
+	uint32_t *of_kept; /* by a kept node's place in pre-order, its index in ids
+			      (0: the root, or a name left out; see `omit`) */
 	uint32_t *order;   /* a name id of each shown name, by number - 1 */
 	size_t used;
 } shown_names;
@@ -241,29 +283,31 @@ static size_t shown_length(const fg_tree *t, uint32_t id, const char **bytes)
 	return fg_name_without_annotation(*bytes, length);
 }
 
-static int compare_shown(const void *a, const void *b, void *tree)
+/* Bytewise order of the shown names of two name ids. */
+static int compare_shown(const fg_tree *t, uint32_t a, uint32_t b)
 {
 	const char *x, *y;
-	size_t xl = shown_length(tree, *(const uint32_t *)a, &x);
-	size_t yl = shown_length(tree, *(const uint32_t *)b, &y);
+	size_t xl = shown_length(t, a, &x);
+	size_t yl = shown_length(t, b, &y);
 	int c = memcmp(x, y, xl < yl ? xl : yl);
 	return c ? c : (xl > yl) - (xl < yl);
 }
 
-/* ids (name ids) in the byte order of their shown names. */
-static int sort_shown(const fg_tree *t, uint32_t *ids, size_t count)
+/* at (indexes into ids, a list of name ids) in the byte order of their
+ * shown names. */
+static int sort_shown(const fg_tree *t, const uint32_t *ids, uint32_t *at, size_t count)
 {
 	fg_sort_string *k = malloc((count ? count : 1) * sizeof(*k));
 	if (k == NULL)
 		return FG_ENOMEM;
 	for (size_t i = 0; i < count; i++) {
 		const char *name;
-		size_t length = shown_length(t, ids[i], &name);
-		k[i] = (fg_sort_string){(const unsigned char *)name, (uint32_t)length, ids[i]};
+		size_t length = shown_length(t, ids[at[i]], &name);
+		k[i] = (fg_sort_string){(const unsigned char *)name, (uint32_t)length, at[i]};
 	}
 	fg_sort_strings(k, count);
 	for (size_t i = 0; i < count; i++)
-		ids[i] = k[i].id;
+		at[i] = k[i].id;
 	free(k);
 	return 0;
 }
@@ -284,73 +328,77 @@ static int compare_use(const void *a, const void *b)
 static void free_shown(shown_names *s)
 {
 	fg_table_free(s->slots, (s->mask + 1) * sizeof(*s->slots));
+	free(s->ids);
+	free(s->number);
+	free(s->of_kept);
 	free(s->order);
 }
 
-/* Numbers the shown names of the `kept_count` kept nodes (see above). */
-static int number_names(const fg_tree *t, const uint8_t *kept, size_t kept_count, bool omit,
-			double named, shown_names *s)
+/* Numbers the shown names of the kept nodes (see above). */
+static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, double named,
+			shown_names *s)
 {
 	/* One slot per distinct name: no more than nodes, nor than names. */
-	size_t distinct = kept_count < fg_tree_name_count(t) ? kept_count : fg_tree_name_count(t);
+	size_t distinct = kept->count < fg_tree_name_count(t) ? kept->count : fg_tree_name_count(t);
 	size_t mask = 15;
 	while (mask / 2 < distinct)
 		mask = mask * 2 + 1;
 	s->mask = mask;
 	s->slots = fg_table_alloc((mask + 1) * sizeof(*s->slots));
-	uint32_t *ids = malloc(distinct * sizeof(*ids));
-	use *groups = malloc(distinct * sizeof(*groups));
-	s->order = malloc(distinct * sizeof(*s->order));
-	if (s->slots == NULL || ids == NULL || groups == NULL || s->order == NULL) {
-		free(ids);
-		free(groups);
-		return FG_ENOMEM;
-	}
+	s->ids = malloc((distinct + 1) * sizeof(*s->ids));
+	s->number = malloc((distinct + 1) * sizeof(*s->number));
+	s->of_kept = calloc(kept->count, sizeof(*s->of_kept));
+	s->order = malloc((distinct + 1) * sizeof(*s->order));
+	uint64_t *uses = calloc(distinct + 1, sizeof(*uses));
+	uint32_t *sorted = malloc((distinct + 1) * sizeof(*sorted));
+	use *groups = malloc((distinct + 1) * sizeof(*groups));
+	int rc = FG_ENOMEM;
+	if (s->slots == NULL || s->ids == NULL || s->number == NULL || s->of_kept == NULL ||
+	    s->order == NULL || uses == NULL || sorted == NULL || groups == NULL)
+		goto done;
 	size_t count = 0;
-	for (size_t n = 1; n < t->size; n++) {
-		if (!KEPT(kept, n) || (omit && fg_count_to_double(fg_node_total(t, n)) >= named))
+	for (size_t k = 1; k < kept->count; k++) { /* (the root comes first) */
+		fg_node_id n = kept->nodes[k];
+		if (omit && fg_count_to_double(fg_node_total(t, n)) >= named)
 			continue;
-		uint32_t id = fg_node_name_id(t, (fg_node_id)n);
+		uint32_t id = fg_node_name_id(t, n);
 		uint64_t *slot = name_slot(s, id);
 		if (*slot == 0) {
-			*slot = ((uint64_t)id + 1) << 32;
-			ids[count++] = id;
+			s->ids[++count] = id;
+			*slot = ((uint64_t)id + 1) << 32 | count;
 		}
-		++*slot;
+		s->of_kept[k] = (uint32_t)*slot;
+		uses[s->of_kept[k]]++;
 	}
-	if (sort_shown(t, ids, count) != 0) {
-		free(ids);
-		free(groups);
-		return FG_ENOMEM;
-	}
+	for (size_t i = 0; i < count; i++)
+		sorted[i] = (uint32_t)i + 1;
+	if (sort_shown(t, s->ids, sorted, count) != 0)
+		goto done;
+	/* Shown names that are equal (a name and its annotated forms) are one. */
 	size_t group_count = 0;
 	for (size_t i = 0; i < count; i++) {
-		if (i == 0 || compare_shown(&ids[i - 1], &ids[i], (void *)t) != 0) {
+		if (i == 0 || compare_shown(t, s->ids[sorted[i - 1]], s->ids[sorted[i]]) != 0) {
 			groups[group_count] = (use){0, (uint32_t)group_count, (uint32_t)i};
 			group_count++;
 		}
-		groups[group_count - 1].uses += (uint32_t)*name_slot(s, ids[i]);
+		groups[group_count - 1].uses += uses[sorted[i]];
+		s->number[sorted[i]] = (uint32_t)group_count - 1; /* its group, for now */
 	}
 	qsort(groups, group_count, sizeof(*groups), compare_use);
-	for (size_t g = 0; g < group_count; g++) {
-		s->order[g] = ids[groups[g].first];
-		for (size_t i = groups[g].first;
-		     i < count && (i == groups[g].first ||
-				   compare_shown(&ids[i - 1], &ids[i], (void *)t) == 0); i++) {
-			uint64_t *slot = name_slot(s, ids[i]);
-			*slot = (*slot >> 32) << 32 | (g + 1);
-		}
-	}
+	for (size_t g = 0; g < group_count; g++)
+		s->order[g] = s->ids[sorted[groups[g].first]];
+	uint32_t *number_of_group = sorted; /* (sorted is done with) */
+	for (size_t g = 0; g < group_count; g++)
+		number_of_group[groups[g].group] = (uint32_t)(g + 1);
+	for (size_t i = 1; i <= count; i++)
+		s->number[i] = number_of_group[s->number[i]];
 	s->used = group_count;
-	free(ids);
+	rc = 0;
+done:
+	free(uses);
+	free(sorted);
 	free(groups);
-	return 0;
-}
-
-/* The number of a kept node's name (see number_names). */
-static uint32_t name_number(const shown_names *s, uint32_t id)
-{
-	return (uint32_t)*name_slot(s, id);
+	return rc;
 }
 
 /* These return 0 or FG_ENOMEM, as fg_buffer_append: a failed append is
@@ -400,13 +448,14 @@ static int put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_
 
 /* The tree line: kept nodes in pre-order (see the top of this file). */
 static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
-		    const shown_names *names, bool omit, double named)
+		    const shown_names *names)
 {
 	walk w = {0, 0, 0};
 	if (fg_grow((void **)&w.stack, &w.capacity, 1, sizeof(*w.stack)) != 0)
 		return FG_ENOMEM;
 	w.stack[w.used++] = (visit){0, 0};
 	uint32_t previous_depth = 0;
+	size_t k = 0; /* the node's place in pre-order */
 	int failed = 0; /* any append: a hole would misnumber what follows */
 	while (w.used > 0) {
 		visit v = w.stack[--w.used];
@@ -422,8 +471,9 @@ static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
 		fg_count total = fg_node_total(t, n);
 		if (n == 0)
 			failed |= put_base36(out, 0);
-		else if (!(omit && fg_count_to_double(total) >= named))
-			failed |= put_base36(out, name_number(names, fg_node_name_id(t, n)));
+		else if (names->of_kept[k] != 0)
+			failed |= put_base36(out, names->number[names->of_kept[k]]);
+		k++;
 		fg_count children = {0, 0}, other = {0, 0};
 		for (fg_node_id c = fg_node_first_child(t, n); c != FG_NODE_NONE; c = fg_node_next_sibling(t, c)) {
 			fg_count_add_inline(&children, fg_node_total(t, c));
@@ -449,14 +499,14 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 		       void *entity_context)
 {
 	selection chosen;
-	size_t kept_count;
+	kept_nodes list = {NULL, 0, 0};
 	fg_count other_all;
 	shown_names names = {0};
 	fg_buffer scratch = {0, 0, 0};
 	int rc = FG_ENOMEM;
 	uint8_t *kept = calloc(t->size / 8 + 1, 1);
 	if (kept == NULL || select_weight(t, budget ? budget : 1, &chosen) != 0 ||
-	    mark_kept(t, &chosen, kept, &kept_count, &other_all) != 0)
+	    mark_kept(t, &chosen, kept, &list, &other_all) != 0)
 		goto done;
 
 	/* The names of drawn frames at least `named` wide are left out: the
@@ -472,12 +522,12 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 			if (!KEPT(kept, n) && live(t, n) &&
 			    fg_count_to_double(fg_node_total(t, (fg_node_id)n)) >= threshold)
 				omit = false;
-	if (number_names(t, kept, kept_count, omit, named, &names) != 0)
+	if (number_names(t, &list, omit, named, &names) != 0)
 		goto done;
 
 	char number[FG_COUNT_TEXT_MAX], real[160];
 	int failed = fg_buffer_append_str(out, "fg-data 1 nodes=");
-	snprintf(real, sizeof(real), "%zu names=%zu total=", kept_count, names.used + 1);
+	snprintf(real, sizeof(real), "%zu names=%zu total=", list.count, names.used + 1);
 	failed |= fg_buffer_append_str(out, real);
 	fg_count_format(total, number);
 	failed |= fg_buffer_append_str(out, number);
@@ -498,12 +548,13 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 		else if (put_name(out, &scratch, name, length) != 0)
 			goto done;
 	}
-	if (failed || put_tree(out, t, kept, &names, omit, named) != 0)
+	if (failed || put_tree(out, t, kept, &names) != 0)
 		goto done;
 	rc = 0;
 done:
 	free_shown(&names);
 	fg_buffer_free(&scratch);
+	free(list.nodes);
 	free(kept);
 	return rc;
 }

@@ -23,12 +23,12 @@ int main(void)
 	fg_entities *d = fg_entities_new();
 	fg_buffer dtd = {0, 0, 0};
 	for (int i = 0; i < 5; i++)
-		fg_entities_use(d, "a_long_function_name", 20);
+		fg_entities_use(d, "a_long_function_name", 20, NULL);
 	for (int i = 0; i < 3; i++)
-		fg_entities_use(d, "second_function", 15);
-	fg_entities_use(d, "used_once_only", 14);
+		fg_entities_use(d, "second_function", 15, NULL);
+	fg_entities_use(d, "used_once_only", 14, NULL);
 	for (int i = 0; i < 9; i++)
-		fg_entities_use(d, "ab", 2);
+		fg_entities_use(d, "ab", 2, NULL);
 	CHECK(fg_entities_choose(d, &dtd) == 0, "entities: choose");
 	char text[32];
 	CHECK(ref(d, "a_long_function_name", text) && strcmp(text, "&a;") == 0,
@@ -41,17 +41,40 @@ int main(void)
 	fg_entities_free(d);
 	fg_buffer_free(&dtd);
 
-	/* Enough names to reach the ids XML predefines: lt, gt are skipped. */
+	/* Enough names to reach the ids XML predefines: lt, gt are skipped.
+	 * (Some names are used too little for an entity.) */
 	d = fg_entities_new();
+	static uint32_t entries[60 * 30];
 	for (int i = 0; i < 60 * 30; i++) {
 		char name[32];
-		snprintf(name, sizeof(name), "function_%04d", i);
-		for (int k = 0; k < 2 + (60 * 30 - i); k++)
-			fg_entities_use(d, name, strlen(name));
+		snprintf(name, sizeof(name), i % 7 ? "function_%04d" : "f%d", i);
+		for (int k = 0; k < (i % 11 ? 2 + (60 * 30 - i) : 1); k++)
+			fg_entities_use(d, name, strlen(name), &entries[i]);
 	}
 	CHECK(fg_entities_choose(d, &dtd) == 0 && memmem(dtd.data, dtd.length, "<!ENTITY lt ", 12) == NULL &&
 	      memmem(dtd.data, dtd.length, "<!ENTITY gt ", 12) == NULL &&
 	      memmem(dtd.data, dtd.length, "<!ENTITY s", 10) == NULL, "entities: lt, gt and s are never ids");
+	int same = 0, with = 0;
+	for (int i = 0; i < 60 * 30; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), i % 7 ? "function_%04d" : "f%d", i);
+		fg_buffer by_name = {0, 0, 0}, by_entry = {0, 0, 0};
+		bool failed = false;
+		bool a = fg_entities_ref(d, &by_name, name, strlen(name), &failed);
+		bool b = fg_entities_ref_entry(d, &by_entry, entries[i], &failed);
+		same += a == b && !failed && by_name.length == by_entry.length &&
+			(by_name.length == 0 || memcmp(by_name.data, by_entry.data, by_name.length) == 0);
+		with += a;
+		fg_buffer_free(&by_name);
+		fg_buffer_free(&by_entry);
+	}
+	CHECK(same == 60 * 30 && with > 1000 && with < 60 * 30,
+	      "entities: a name's entry from fg_entities_use gives its reference (%d of %d, %d with one)",
+	      same, 60 * 30, with);
+	bool failed = false;
+	fg_buffer none = {0, 0, 0};
+	CHECK(!fg_entities_ref_entry(d, &none, 0, &failed) && none.length == 0 && !failed,
+	      "entities: entry 0 (a name not counted) has no reference");
 	fg_entities_free(d);
 	fg_buffer_free(&dtd);
 
