@@ -10,7 +10,8 @@
 #       and, when BENCH_TARGET_MBS / BENCH_TARGET_RSS are set, whether the
 #       run met those targets: [1000 MB/s: missed, 0.19x; RSS <= 56 MB: met]
 #       (CPU: user + system time, the median; with threads it exceeds the
-#       wall time, and on a busy machine it is the steadier figure)
+#       wall time, and on a busy machine it is the steadier figure).
+#       BENCH_LAST_US is then the median in microseconds.
 
 BENCH_TMP=${BENCH_TMP:-${TMPDIR:-/tmp}/fg-bench}
 BENCH_RUNS=${BENCH_RUNS:-5}
@@ -41,13 +42,14 @@ bench_run() {
 		/usr/bin/time -f '%M %U %S' -o "$BENCH_TMP/rss" "$@" >/dev/null 2>&1
 		end=$(date +%s%N)
 		times+=("$(((end - start) / 1000))")
-		read -r r cpu < <(tail -n 1 "$BENCH_TMP/rss" | awk '{ print $1, ($2 + $3) * 1e6 }')
+		read -r r cpu < <(tail -n 1 "$BENCH_TMP/rss" | awk '{ printf "%s %.0f\n", $1, ($2 + $3) * 1e6 }')
 		cpus+=("${cpu%.*}")
 		[ "$r" -gt "$rss" ] && rss=$r
 	done
 	local median cpu_median
 	median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((BENCH_RUNS + 1) / 2))p")
 	cpu_median=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(((BENCH_RUNS + 1) / 2))p")
+	BENCH_LAST_US=$median
 	awk -v l="$label" -v b="$(stat -L -c %s "$input")" -v us="$median" -v cpu="$cpu_median" -v rss="$rss" \
 		-v mbs="${BENCH_TARGET_MBS:-}" -v most="${BENCH_TARGET_RSS:-}" 'BEGIN {
 		rate = us > 0 ? b / us : 0

@@ -24,11 +24,35 @@ cat "$deep" "$BENCH_TMP"/wide-*.folded "$BENCH_TMP"/unique-*.folded >/dev/null
 # The SVG must be the same bytes in every order and for every -j.
 echo "fg-render (median of $BENCH_RUNS runs, output to a file)"
 echo "# targets (wide): >= 1000 MB/s, peak RSS <= 56 MB, in every order"
+declare -A ours
 for order in sorted blocks shuffled; do
 	for j in 1 2; do
 		f=$BENCH_TMP/wide-$order.folded
 		BENCH_TARGET_MBS=1000 BENCH_TARGET_RSS=56 \
 			bench_run "wide, $order, -j$j" "$f" "$R" -j$j -o "$BENCH_TMP/wide-$order-$j.svg" "$f"
+		[ "$j" = 1 ] && ours[$order]=$BENCH_LAST_US
+	done
+done
+
+# The same files through the tools fg-render is measured against, when this
+# machine has them: flamegraph.pl ($FLAMEGRAPH_PL, else from PATH; run with
+# perl) and inferno-flamegraph (from PATH). $BENCH_RIVAL_RUNS runs each
+# (default 1: flamegraph.pl takes seconds); ratio = their time / ours (-j1).
+flamegraph_pl=${FLAMEGRAPH_PL:-$(command -v flamegraph.pl || true)}
+inferno=$(command -v inferno-flamegraph || true)
+for rival in flamegraph.pl inferno-flamegraph; do
+	case $rival in
+	flamegraph.pl) [ -n "$flamegraph_pl" ] && command -v perl >/dev/null || {
+		echo "(flamegraph.pl: not found; set FLAMEGRAPH_PL to measure it)"; continue; }
+		run=(perl "$flamegraph_pl") ;;
+	*) [ -n "$inferno" ] || { echo "(inferno-flamegraph: not on PATH)"; continue; }
+		run=("$inferno") ;;
+	esac
+	for order in sorted blocks shuffled; do
+		f=$BENCH_TMP/wide-$order.folded
+		BENCH_RUNS=${BENCH_RIVAL_RUNS:-1} bench_run "$rival: wide, $order" "$f" "${run[@]}" "$f"
+		awk -v a="$BENCH_LAST_US" -v b="${ours[$order]}" -v r="$rival" -v o="$order" \
+			'BEGIN { printf "    fg-render -j1 is %.1fx as fast as %s (wide, %s)\n", a / b, r, o }'
 	done
 done
 for order in blocks shuffled; do
