@@ -31,11 +31,13 @@
  *
  * Time and memory are linear, and small: a profile of a million nodes is
  * written in a few milliseconds with one bit per node. The weight of the
- * budget's last node is found by a radix select over the node totals (a
- * histogram of one 16-bit digit per pass, highest first), not by sorting;
- * pre-order walks descend only into kept nodes, with a stack of node ids;
- * names are counted by the tree's name ids. Everything is iterative: the
- * tree may be deep.
+ * budget's last node is found by one histogram of the node totals when it
+ * is below 65535 (the usual case), else by a radix select (one 16-bit
+ * digit per pass, highest first), not by sorting; pre-order walks descend
+ * only into kept nodes, with a stack of node ids, and the first lists them,
+ * so that each kept node's name number is found once, by name id, and
+ * read by its place in pre-order after. Everything is iterative: the tree
+ * may be deep.
  */
 #include <stdio.h>
 #include <stdlib.h>
