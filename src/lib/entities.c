@@ -76,10 +76,10 @@ int fg_entities_use(fg_entities *d, const char *name, size_t length, uint32_t *e
 	if (length <= 2)
 		return 0;
 	fg_string_entry *e = fg_string_map_add(d->names, name, length, NULL);
-	if (e == NULL || fg_string_map_size(d->names) >= UINT32_MAX)
+	if (e == NULL)
 		return FG_ENOMEM;
 	e->value++;
-	if (entry != NULL)
+	if (entry != NULL) /* (the map numbers fewer than UINT32_MAX - 1 entries) */
 		*entry = (uint32_t)fg_string_map_index(d->names, e) + 1;
 	return 0;
 }

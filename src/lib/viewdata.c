@@ -457,7 +457,9 @@ static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
 		return FG_ENOMEM;
 	w.stack[w.used++] = (visit){0, 0};
 	uint32_t previous_depth = 0;
-	size_t k = 0; /* the node's place in pre-order */
+	size_t k = 0; /* the node's place in pre-order: this walk meets the kept
+			 nodes in the order mark_kept listed them (the same
+			 children, pushed the same way) */
 	int failed = 0; /* any append: a hole would misnumber what follows */
 	while (w.used > 0) {
 		visit v = w.stack[--w.used];
