@@ -232,12 +232,46 @@ static int compare_names(const fg_tree *t, uint32_t a, uint32_t b)
 
 /* ----------------------------------------------------------------- nodes */
 
+/*
+ * From now on, counts in 32 bits (an own count past 16 bits; at
+ * fg_tree_finish and fg_tree_merge in any case). In place, so that the
+ * two widths never take room together: in the block's own room when it
+ * has enough (fg_grow reserves ahead), else grown by realloc; each count
+ * moved from the last down, written over counts already moved.
+ */
+static int widen_tiny(fg_tree *t)
+{
+	if (t->tiny == NULL)
+		return 0;
+	unsigned char *block = (unsigned char *)t->tiny;
+	size_t capacity = t->tiny_capacity * sizeof(uint16_t) / sizeof(uint32_t);
+	if (capacity < t->size) {
+		if (t->tiny_capacity > SIZE_MAX / sizeof(uint32_t) ||
+		    (block = realloc(block, t->tiny_capacity * sizeof(uint32_t))) == NULL)
+			return FG_ENOMEM;
+		capacity = t->tiny_capacity;
+	}
+	for (size_t i = t->size; i-- > 0;) {
+		uint16_t tiny;
+		memcpy(&tiny, block + i * sizeof(tiny), sizeof(tiny));
+		uint32_t narrow = tiny;
+		memcpy(block + i * sizeof(narrow), &narrow, sizeof(narrow));
+	}
+	t->tiny = NULL;
+	t->tiny_capacity = 0;
+	t->narrow = (uint32_t *)(void *)block;
+	t->narrow_capacity = capacity;
+	return 0;
+}
+
 /* From now on, counts in 64 bits (an own count past 32 bits; at
  * fg_tree_finish, a grand total past 32 bits). */
 static int widen_counts(fg_tree *t)
 {
 	if (t->whole != NULL)
 		return 0;
+	if (widen_tiny(t) != 0)
+		return FG_ENOMEM;
 	uint64_t *whole = NULL;
 	size_t capacity = 0;
 	if (fg_grow((void **)&whole, &capacity, t->narrow_capacity, sizeof(*whole)) != 0)
@@ -254,12 +288,21 @@ static int widen_counts(fg_tree *t)
 
 static inline size_t count_capacity(const fg_tree *t)
 {
-	return t->whole != NULL ? t->whole_capacity : t->narrow_capacity;
+	return t->tiny != NULL ? t->tiny_capacity
+	       : t->whole != NULL ? t->whole_capacity : t->narrow_capacity;
 }
 
 /* Adds units to node id's own whole count. */
 static inline int add_units(fg_tree *t, fg_node_id id, uint64_t units)
 {
+	if (t->tiny != NULL) {
+		if (units <= (uint64_t)(UINT16_MAX - t->tiny[id])) {
+			t->tiny[id] += (uint16_t)units;
+			return 0;
+		}
+		if (widen_tiny(t) != 0)
+			return FG_ENOMEM;
+	}
 	if (t->whole == NULL) {
 		if (units <= UINT32_MAX - t->narrow[id]) {
 			t->narrow[id] += (uint32_t)units;
@@ -275,7 +318,9 @@ static inline int add_units(fg_tree *t, fg_node_id id, uint64_t units)
 /* Sets node id's whole count to 0. */
 static inline void clear_units(fg_tree *t, fg_node_id id)
 {
-	if (t->whole != NULL)
+	if (t->tiny != NULL)
+		t->tiny[id] = 0;
+	else if (t->whole != NULL)
 		t->whole[id] = 0;
 	else
 		t->narrow[id] = 0;
@@ -308,7 +353,9 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 	if (t->size >= FG_NODE_NONE - 1 ||
 	    fg_grow((void **)&t->nodes, &t->capacity, need, sizeof(*t->nodes)) != 0)
 		return FG_NODE_NONE;
-	if (t->whole != NULL
+	if (t->tiny != NULL
+		    ? fg_grow((void **)&t->tiny, &t->tiny_capacity, need, sizeof(*t->tiny)) != 0
+		    : t->whole != NULL
 		    ? fg_grow((void **)&t->whole, &t->whole_capacity, need, sizeof(*t->whole)) != 0
 		    : fg_grow((void **)&t->narrow, &t->narrow_capacity, need, sizeof(*t->narrow)) != 0)
 		return FG_NODE_NONE;
@@ -348,6 +395,7 @@ fg_tree *fg_tree_new(unsigned flags)
 	t->name_capacity = 2;
 	if (t->name_slots == NULL || t->names == NULL ||
 	    fg_grow((void **)&t->store, &t->store_capacity, 1, 1) != 0 || intern(t, "", 0) != 0 ||
+	    fg_grow((void **)&t->tiny, &t->tiny_capacity, 1, sizeof(*t->tiny)) != 0 ||
 	    new_node(t, FG_NODE_NONE, 0) != 0) {
 		fg_tree_free(t);
 		return NULL;
@@ -365,6 +413,7 @@ void fg_tree_free(fg_tree *t)
 	free_name_slots(t);
 	free(t->nodes);
 	free(t->links);
+	free(t->tiny);
 	free(t->narrow);
 	free(t->whole);
 	free(t->frac);
@@ -745,6 +794,8 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	    fg_count_add_inline(&total_before, from->grand_before) != 0)
 		return FG_ERANGE;
 	size_t added = from->size - 1, size = into->size + added;
+	if (widen_tiny(into) != 0 || widen_tiny(from) != 0)
+		return FG_ENOMEM;
 	if (size >= FG_NODE_NONE ||
 	    fg_grow((void **)&into->nodes, &into->capacity, size, sizeof(*into->nodes)) != 0 ||
 	    (into->whole == NULL &&
@@ -918,7 +969,7 @@ int fg_tree_finish(fg_tree *t)
 	free_child_slots(t);
 	free_name_slots(t);
 	/* No inclusive total is greater than the grand total. */
-	if (t->grand_total.whole > UINT32_MAX && widen_counts(t) != 0)
+	if (widen_tiny(t) != 0 || (t->grand_total.whole > UINT32_MAX && widen_counts(t) != 0))
 		return FG_ENOMEM;
 	/* Every parent's list of children, in creation order (children come
 	 * after their parents): in name order where they came in order, in

@@ -57,9 +57,13 @@ struct fg_tree {
 	size_t size, capacity;
 	fg_tree_links *links;    /* NULL until fg_tree_finish */
 	/* Count per node: its own while building, inclusive after. While every
-	 * own count fits in 32 bits (and after fg_tree_finish, while the grand
-	 * total does, and with it every inclusive total) they are kept in
-	 * `narrow`, and `whole` is NULL. */
+	 * own count fits in 16 bits, and only while building, they are kept in
+	 * `tiny` (tree.c: never seen outside it: fg_tree_finish and
+	 * fg_tree_merge widen them first); while they fit in 32 bits (and after
+	 * fg_tree_finish, while the grand total does, and with it every
+	 * inclusive total) in `narrow`; else in `whole`. The others are NULL. */
+	uint16_t *tiny;
+	size_t tiny_capacity;
 	uint32_t *narrow;
 	size_t narrow_capacity;
 	uint64_t *whole;

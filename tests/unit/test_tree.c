@@ -174,6 +174,29 @@ static void test_tree(void)
 	      "tree: counts past 2^32 are exact");
 	fg_tree_free(t);
 
+	/* Own counts stay in 16 bits until one passes 65535 (a fraction's
+	 * carry included), then in 32; totals are exact either way. */
+	for (int over = 0; over <= 1; over++) {
+		t = fg_tree_new(0);
+		add(t, "a;b", 65000);
+		fg_tree_add(t, "a;b", 3, (fg_count){534 + (uint64_t)over, FG_COUNT_FRAC_ONE / 2}, NULL);
+		bool tiny_before = t->tiny != NULL;
+		fg_tree_add(t, "a;b", 3, (fg_count){0, FG_COUNT_FRAC_ONE / 2}, NULL); /* a carry */
+		bool tiny_after = t->tiny != NULL;
+		add(t, "a;c", 70000);
+		bool tiny_last = t->tiny != NULL;
+		fg_tree_finish(t);
+		fg_node_id a = child_named(t, 0, "a");
+		fg_count b = fg_tree_total(t, child_named(t, a, "b"));
+		CHECK(tiny_before && tiny_after == !over && !tiny_last && t->tiny == NULL &&
+		      t->narrow != NULL && b.whole == 65535 + (uint64_t)over && b.frac == 0 &&
+		      fg_tree_total(t, a).whole == 135535 + (uint64_t)over &&
+		      fg_tree_total(t, child_named(t, a, "c")).whole == 70000,
+		      "tree: own counts in 16 bits up to 65535, 32 bits past it (%s), exact",
+		      over ? "65536 by a fraction's carry" : "65535 by a carry: still 16");
+		fg_tree_free(t);
+	}
+
 	/* Inclusive totals stay in 32 bits while the grand total fits, a
 	 * fraction's carry included; one unit more and they widen. */
 	for (int over = 0; over <= 1; over++) {
@@ -280,6 +303,13 @@ static void test_merge(void)
 		4294967295u, 4294967295u, 7, 1, 1, 4294967296u, 4294967295u, 3,
 	};
 	check_merges(big_lines, big_counts, sizeof(big_lines) / sizeof(big_lines[0]), "counts past 2^32");
+	/* Own counts around 16 bits: a tree keeps them in 16 bits until one
+	 * passes 65535 (here by one line, or by two adding up, at the root
+	 * too), so the two trees of a split may differ in width. */
+	static const char *const tiny_lines[] = {"a;b", "a;b", "", "c", "", "a", "c;d", "a;b", "c;d"};
+	static const uint64_t tiny_counts[] = {65535, 1, 65534, 65535, 2, 65536, 7, 65535, 65529};
+	check_merges(tiny_lines, tiny_counts, sizeof(tiny_lines) / sizeof(tiny_lines[0]),
+		     "own counts past 16 bits");
 	/* Merges where either tree's name entries are 64 bits wide (from's
 	 * are rewritten in place as ids of into's names). */
 	static char one_listing[8192], merged_listing[8192];
