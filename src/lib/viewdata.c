@@ -260,22 +260,22 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
  * pre-order, then has its name's number at hand.
  */
 typedef struct shown_names {
-	uint64_t *slots;   /* (name id + 1) << 32 | its index in ids; 0: empty */
-	size_t mask;
-	uint32_t *ids;     /* the distinct name ids, as first met, from index 1 */
-	uint32_t *number;  /* by index in ids, the name's number */
-	uint32_t *of_kept; /* by a kept node's place in pre-order, its index in ids
-			      (0: the root, or a name left out; see `omit`) */
+	uint32_t *number;  /* by a distinct name id's index (number_names), the
+			      name's number */
+	uint32_t *of_kept; /* by a kept node's place in pre-order, its name's
+			      index (0: the root, or a name left out; see `omit`) */
 	uint32_t *order;   /* a name id of each shown name, by number - 1 */
 	size_t used;
 } shown_names;
 
-static uint64_t *name_slot(const shown_names *s, uint32_t id)
+/* number_names' table of distinct name ids: (name id + 1) << 32 | the
+ * id's index, from 1; 0 = empty. */
+static uint64_t *name_slot(uint64_t *slots, size_t mask, uint32_t id)
 {
-	size_t at = (size_t)(((uint64_t)id + 1) * 0x9e3779b97f4a7c15ull >> 32) & s->mask;
-	while (s->slots[at] != 0 && s->slots[at] >> 32 != (uint64_t)id + 1)
-		at = (at + 1) & s->mask;
-	return &s->slots[at];
+	size_t at = (size_t)(((uint64_t)id + 1) * 0x9e3779b97f4a7c15ull >> 32) & mask;
+	while (slots[at] != 0 && slots[at] >> 32 != (uint64_t)id + 1)
+		at = (at + 1) & mask;
+	return &slots[at];
 }
 
 static size_t shown_length(const fg_tree *t, uint32_t id, const char **bytes)
@@ -329,8 +329,6 @@ static int compare_use(const void *a, const void *b)
 
 static void free_shown(shown_names *s)
 {
-	fg_table_free(s->slots, (s->mask + 1) * sizeof(*s->slots));
-	free(s->ids);
 	free(s->number);
 	free(s->of_kept);
 	free(s->order);
@@ -345,9 +343,8 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 	size_t mask = 15;
 	while (mask / 2 < distinct)
 		mask = mask * 2 + 1;
-	s->mask = mask;
-	s->slots = fg_table_alloc((mask + 1) * sizeof(*s->slots));
-	s->ids = malloc((distinct + 1) * sizeof(*s->ids));
+	uint64_t *slots = fg_table_alloc((mask + 1) * sizeof(*slots));
+	uint32_t *ids = malloc((distinct + 1) * sizeof(*ids)); /* by index, as first met */
 	s->number = malloc((distinct + 1) * sizeof(*s->number));
 	s->of_kept = calloc(kept->count, sizeof(*s->of_kept));
 	s->order = malloc((distinct + 1) * sizeof(*s->order));
@@ -355,7 +352,7 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 	uint32_t *sorted = malloc((distinct + 1) * sizeof(*sorted));
 	use *groups = malloc((distinct + 1) * sizeof(*groups));
 	int rc = FG_ENOMEM;
-	if (s->slots == NULL || s->ids == NULL || s->number == NULL || s->of_kept == NULL ||
+	if (slots == NULL || ids == NULL || s->number == NULL || s->of_kept == NULL ||
 	    s->order == NULL || uses == NULL || sorted == NULL || groups == NULL)
 		goto done;
 	size_t count = 0;
@@ -364,9 +361,9 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 		if (omit && fg_count_to_double(fg_node_total(t, n)) >= named)
 			continue;
 		uint32_t id = fg_node_name_id(t, n);
-		uint64_t *slot = name_slot(s, id);
+		uint64_t *slot = name_slot(slots, mask, id);
 		if (*slot == 0) {
-			s->ids[++count] = id;
+			ids[++count] = id;
 			*slot = ((uint64_t)id + 1) << 32 | count;
 		}
 		s->of_kept[k] = (uint32_t)*slot;
@@ -374,12 +371,12 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 	}
 	for (size_t i = 0; i < count; i++)
 		sorted[i] = (uint32_t)i + 1;
-	if (sort_shown(t, s->ids, sorted, count) != 0)
+	if (sort_shown(t, ids, sorted, count) != 0)
 		goto done;
 	/* Shown names that are equal (a name and its annotated forms) are one. */
 	size_t group_count = 0;
 	for (size_t i = 0; i < count; i++) {
-		if (i == 0 || compare_shown(t, s->ids[sorted[i - 1]], s->ids[sorted[i]]) != 0) {
+		if (i == 0 || compare_shown(t, ids[sorted[i - 1]], ids[sorted[i]]) != 0) {
 			groups[group_count] = (use){0, (uint32_t)group_count, (uint32_t)i};
 			group_count++;
 		}
@@ -388,7 +385,7 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 	}
 	qsort(groups, group_count, sizeof(*groups), compare_use);
 	for (size_t g = 0; g < group_count; g++)
-		s->order[g] = s->ids[sorted[groups[g].first]];
+		s->order[g] = ids[sorted[groups[g].first]];
 	uint32_t *number_of_group = sorted; /* (sorted is done with) */
 	for (size_t g = 0; g < group_count; g++)
 		number_of_group[groups[g].group] = (uint32_t)(g + 1);
@@ -397,6 +394,8 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 	s->used = group_count;
 	rc = 0;
 done:
+	fg_table_free(slots, (mask + 1) * sizeof(*slots));
+	free(ids);
 	free(uses);
 	free(sorted);
 	free(groups);
