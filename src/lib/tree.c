@@ -788,6 +788,17 @@ static void shrink(fg_tree *from, size_t keep)
 	}
 }
 
+/* Gives back the memory of from's name bytes from `keep` on (copied). */
+static void shrink_store(fg_tree *from, size_t keep)
+{
+	void *smaller = realloc(from->store, keep > 0 ? keep : 1);
+	if (smaller != NULL) {
+		from->store = smaller;
+		from->store_capacity = keep > 0 ? keep : 1;
+	}
+	from->store_length = keep;
+}
+
 int fg_tree_merge(fg_tree *into, fg_tree *from)
 {
 	fg_count total = into->grand_total, total_before = into->grand_before;
@@ -795,6 +806,13 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	    fg_count_add_inline(&total_before, from->grand_before) != 0)
 		return FG_ERANGE;
 	size_t added = from->size - 1, size = into->size + added;
+	/* Neither child table is of use any more (see the end), nor from's
+	 * name table: their room goes first, to the wider counts and to the
+	 * names from adds to into, whose table is made big enough for all of
+	 * them at once. */
+	free_child_slots(into);
+	free_child_slots(from);
+	free_name_slots(from);
 	if (widen_tiny(into) != 0 || widen_tiny(from) != 0)
 		return FG_ENOMEM;
 	if (size >= FG_NODE_NONE ||
@@ -813,12 +831,6 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	if ((from->before != NULL || into->before != NULL) &&
 	    grow_counts((void **)&into->before, &into->before_capacity, size, sizeof(*into->before)) != 0)
 		return FG_ENOMEM;
-	/* Neither child table is of use any more (see the end), nor from's
-	 * name table: their room goes to the names from adds to into, whose
-	 * table is made big enough for all of them at once. */
-	free_child_slots(into);
-	free_child_slots(from);
-	free_name_slots(from);
 	size_t mask = into->name_mask;
 	while (crowded(into->name_count + from->name_count, mask))
 		mask = mask * 2 + 1;
@@ -826,19 +838,24 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		return FG_ENOMEM;
 	/*
 	 * from's name ids, as ids of into's names: written over from's name
-	 * entries (name i starts at entry i and ends at entry i + 1, which is
-	 * read before it is written over).
+	 * entries, from the last name down (name i starts at entry i, read
+	 * before it is written over, and ends where name i + 1 started). The
+	 * store gives back the bytes of the names done as it goes, so that the
+	 * two stores never hold the same names together for long.
 	 */
-	for (size_t i = 0; i < from->name_count; i++) {
-		size_t length;
-		const char *bytes = fg_tree_name_bytes(from, (uint32_t)i, &length);
-		uint32_t id = intern(into, bytes, length);
+	size_t end = from->store_length;
+	for (size_t i = from->name_count; i-- > 0;) {
+		size_t start = from->names != NULL ? from->names[i] : from->wide_names[i];
+		uint32_t id = intern(into, from->store + start, end - start);
 		if (id == NO_NAME)
 			return FG_ENOMEM;
 		if (from->names != NULL)
 			from->names[i] = id;
 		else
 			from->wide_names[i] = id;
+		end = start;
+		if (i % MERGE_STEP == 0)
+			shrink_store(from, end);
 	}
 #define NAME(id) (from->names != NULL ? from->names[id] : (uint32_t)from->wide_names[id])
 	fg_node_id offset = (fg_node_id)(into->size - 1);
