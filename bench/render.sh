@@ -24,20 +24,24 @@ cat "$deep" "$BENCH_TMP"/wide-*.folded "$BENCH_TMP"/unique-*.folded >/dev/null
 # The SVG must be the same bytes in every order and for every -j.
 echo "fg-render (median of $BENCH_RUNS runs, output to a file)"
 echo "# targets (wide): >= 1000 MB/s, peak RSS <= 56 MB, in every order"
+echo "# default: -j0, one thread per CPU (here $(nproc)), at most 4"
 declare -A ours
 for order in sorted blocks shuffled; do
-	for j in 1 2; do
+	for j in 1 2 0; do
 		f=$BENCH_TMP/wide-$order.folded
+		label=-j$j
+		[ "$j" = 0 ] && label="default"
 		BENCH_TARGET_MBS=1000 BENCH_TARGET_RSS=56 \
-			bench_run "wide, $order, -j$j" "$f" "$R" -j$j -o "$BENCH_TMP/wide-$order-$j.svg" "$f"
-		[ "$j" = 1 ] && ours[$order]=$BENCH_LAST_US
+			bench_run "wide, $order, $label" "$f" "$R" -j$j -o "$BENCH_TMP/wide-$order-$j.svg" "$f"
+		[ "$j" = 0 ] && ours[$order]=$BENCH_LAST_US
 	done
 done
 
 # The same files through the tools fg-render is measured against, when this
 # machine has them: flamegraph.pl ($FLAMEGRAPH_PL, else from PATH; run with
 # perl) and inferno-flamegraph (from PATH). $BENCH_RIVAL_RUNS runs each
-# (default 1: flamegraph.pl takes seconds); ratio = their time / ours (-j1).
+# (default 1: flamegraph.pl takes seconds); ratio = their time / ours (the
+# default -j).
 flamegraph_pl=${FLAMEGRAPH_PL:-$(command -v flamegraph.pl || true)}
 inferno=$(command -v inferno-flamegraph || true)
 for rival in flamegraph.pl inferno-flamegraph; do
@@ -52,11 +56,11 @@ for rival in flamegraph.pl inferno-flamegraph; do
 		f=$BENCH_TMP/wide-$order.folded
 		BENCH_RUNS=${BENCH_RIVAL_RUNS:-1} bench_run "$rival: wide, $order" "$f" "${run[@]}" "$f"
 		awk -v a="$BENCH_LAST_US" -v b="${ours[$order]}" -v r="$rival" -v o="$order" \
-			'BEGIN { printf "    fg-render -j1 is %.1fx as fast as %s (wide, %s)\n", a / b, r, o }'
+			'BEGIN { printf "    fg-render is %.1fx as fast as %s (wide, %s)\n", a / b, r, o }'
 	done
 done
-for order in blocks shuffled; do
-	for j in 1 2; do
+for order in sorted blocks shuffled; do
+	for j in 1 2 0; do
 		cmp -s "$BENCH_TMP/wide-sorted-1.svg" "$BENCH_TMP/wide-$order-$j.svg" ||
 			echo "ERROR: wide, $order, -j$j: the SVG differs from the sorted input's"
 	done

@@ -295,8 +295,8 @@ static void run_ranges(fg_collapse *c)
 
 static unsigned online_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > THREADS_MAX ? THREADS_MAX : (unsigned)n;
+	unsigned n = fg_usable_cpus();
+	return n > THREADS_MAX ? THREADS_MAX : n;
 }
 
 fg_collapse *fg_collapse_new(const fg_collapse_parser *parser, void *config,

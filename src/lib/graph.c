@@ -31,12 +31,18 @@ void fg_graph_options_init(fg_graph_options *o)
 	o->view_nodes = FG_VIEW_NODES_DEFAULT;
 }
 
+#define AUTO_THREADS 4
+
 size_t fg_graph_thread_count(const fg_graph_options *o)
 {
 	if (o->flamechart)
 		return 1; /* the x axis is input order: one tree */
-	long n = o->threads > 0 ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 16 ? 16 : (size_t)n;
+	/* One per CPU by default, at most AUTO_THREADS: past two, only the
+	 * parsing goes faster (merging, ordering and drawing the tree take one
+	 * or two), and each thread adds a tree and a block of input. */
+	size_t n = o->threads > 0 ? o->threads : fg_usable_cpus();
+	size_t most = o->threads > 0 ? 16 : AUTO_THREADS;
+	return n > most ? most : n;
 }
 
 fg_graph *fg_graph_new(const fg_graph_options *options)

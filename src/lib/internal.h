@@ -34,6 +34,10 @@ void fg_advise_huge(void *memory, size_t size);
 void *fg_table_alloc(size_t size);
 void fg_table_free(void *table, size_t size);
 
+/* The CPUs this process may run on (its affinity mask; else those online),
+ * at least 1. */
+unsigned fg_usable_cpus(void);
+
 /* A 64-bit hash of bytes: fast on long keys (8 bytes a step), good spread. */
 uint64_t fg_hash_bytes(const void *bytes, size_t length);
 

@@ -1,11 +1,13 @@
 /*
  * util.c - small shared helpers: errors, growing arrays, hashing, arenas.
  */
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -265,4 +267,15 @@ char *fg_arena_copy(fg_arena *arena, const void *bytes, size_t length)
 	if (p != NULL && length)
 		memcpy(p, bytes, length);
 	return p;
+}
+
+unsigned fg_usable_cpus(void)
+{
+#ifdef CPU_COUNT
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+#endif
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
 }

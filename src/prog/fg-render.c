@@ -17,9 +17,8 @@ static const char usage[] =
 	"as an interactive SVG flame graph.\n"
 	"\n"
 	"  -o, --output FILE  write to FILE atomically (default: standard output)\n"
-	"  -j, --jobs N       threads to parse and write with (default 1;\n"
-	"                     0 = one per core; helps unsorted input; the SVG is the\n"
-	"                     same for any N)\n"
+	"  -j, --jobs N       threads to parse and write with (default 0 = one per core,\n"
+	"                     at most 4); the SVG is the same for any N\n"
 	"  --title TEXT       title (default \"Flame Graph\")\n"
 	"  --subtitle TEXT    second line of title\n"
 	"  --width NUM        width of image in pixels (default 1200)\n"
@@ -88,7 +87,6 @@ int main(int argc, char **argv)
 {
 	cli_start();
 	settings s = {0};
-	s.jobs = 1; /* measured: a second thread speeds up sorted input little (bench/render.sh) */
 	fg_graph_options *g = &s.graph;
 	fg_graph_options_init(g);
 	const cli_option options[] = {
