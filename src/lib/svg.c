@@ -307,37 +307,75 @@ static bool put_entity(writer *w, const frame *f)
 }
 
 /*
- * The view data (viewdata.c), written into a buffer of its own: with more
- * than one thread (fg_graph_options.threads), by a second thread while
- * this one writes the frames. Both only read the tree and the entity
- * dictionary, and the output is the same either way.
+ * The view data (viewdata.c). With more than one thread
+ * (fg_graph_options.threads), a second one chooses its nodes and names
+ * and writes its tree line into a buffer of its own while this one lays
+ * out the frames and writes them; the first line and the names, which
+ * need the entities the frames chose, come after. The second thread only
+ * reads the tree, and the output is the same either way.
  */
 typedef struct view_job {
-	const writer *w;
+	const fg_tree *tree;
+	size_t budget;
 	double threshold, named;
-	fg_buffer out;
+	fg_view_data *prepared;
+	fg_buffer tree_line;
 	int rc;
-	bool nomem;   /* an entity reference could not be appended */
 	bool threaded;
 	pthread_t thread;
 } view_job;
 
+static void *prepare_view_data(void *argument)
+{
+	view_job *job = argument;
+	job->rc = fg_view_data_prepare(&job->prepared, job->tree, job->budget, job->threshold,
+				       job->named);
+	if (job->rc == 0)
+		job->rc = fg_view_data_put_tree(&job->tree_line, job->prepared);
+	return NULL;
+}
+
 /* The view data's names: an entity reference where the frames have one. */
 static bool view_data_entity(void *context, fg_buffer *out, const char *name, size_t length)
 {
-	view_job *job = context;
-	return fg_entities_ref(job->w->entities, out, name, length, &job->nomem);
+	writer *w = context;
+	return fg_entities_ref(w->entities, out, name, length, &w->nomem);
 }
 
-static void *write_view_data(void *argument)
+/* Writes the view data (after joining the job's thread) into w's output,
+ * unless `write` is false (only the job's memory is freed then); 0 or an
+ * error of fg_output_write's or FG_ENOMEM. */
+static int put_view_data(writer *w, view_job *job, bool write)
 {
-	view_job *job = argument;
-	const writer *w = job->w;
-	job->rc = fg_view_data_write(&job->out, w->tree, (size_t)w->o->view_nodes, w->d->root_count,
-				     job->threshold, job->named, w->o->factor, view_data_entity, job);
-	if (job->rc == 0 && job->nomem)
-		job->rc = FG_ENOMEM;
-	return NULL;
+	if (job->threaded)
+		pthread_join(job->thread, NULL);
+	else if (write)
+		prepare_view_data(job);
+	if (!write) {
+		fg_buffer_free(&job->tree_line);
+		fg_view_data_free(job->prepared);
+		return 0;
+	}
+	fg_buffer head = {0, 0, 0};
+	int rc = job->rc;
+	if (rc == 0)
+		rc = fg_view_data_put_names(&head, job->prepared, w->d->root_count, job->threshold,
+					    w->o->factor, view_data_entity, w);
+	if (rc == 0 && w->nomem)
+		rc = FG_ENOMEM;
+	if (rc == 0) {
+		put(w, "<metadata id=\"fg-data\">");
+		rc = flush_line(w);
+	}
+	if (rc == 0)
+		rc = fg_output_write(w->out, head.data, head.length);
+	if (rc == 0)
+		rc = fg_output_write(w->out, job->tree_line.data, job->tree_line.length);
+	put(w, "</metadata>\n");
+	fg_buffer_free(&head);
+	fg_buffer_free(&job->tree_line);
+	fg_view_data_free(job->prepared);
+	return rc;
 }
 
 
@@ -631,35 +669,30 @@ static int write_graph(writer *w, fg_error *err)
 	w->width_per_time = (o->width - 2.0 * XPAD) / w->time_max;
 	double threshold = o->min_width_percent ? w->time_max * o->min_width / 100
 						: o->min_width / w->width_per_time;
-	frame *frames;
-	size_t count;
-	if ((rc = layout(w, threshold, &frames, &count)) != 0)
-		return fg_fail(err, rc, "out of memory");
-	double fs = o->font_size;
-	w->ypad1 = fs * 3;
-	w->ypad2 = fs * 2 + 10;
-	w->ypad3 = o->subtitle != NULL ? fs * 2 : 0;
-	w->image_height = (w->depth_max + 1.0) * o->frame_height + w->ypad1 + w->ypad2 + w->ypad3;
-	w->factor_total = w->time_max * o->factor;
-	for (size_t i = 0; i < count; i++)
-		if ((rc = frame_color(w, &frames[i])) != 0) {
-			free(frames);
-			return fg_fail(err, rc, "out of memory");
-		}
-	if ((rc = by_color(frames, count)) != 0 || (rc = choose_entities(w, frames, count)) != 0) {
-		free(frames);
-		return fg_fail(err, rc, "out of memory");
-	}
-
-	view_job view = {.w = w, .threshold = threshold};
+	view_job view = {.tree = w->tree, .budget = (size_t)o->view_nodes, .threshold = threshold};
 	bool view_data = o->view_nodes > 0 && w->self_delta == NULL && !o->flamechart;
 	if (view_data) {
 		/* Names of frames 0.1 px wide or more (their order on screen is
 		 * certain) come from the frames, unless --nameattr retitles them. */
 		view.named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
 		view.threaded = fg_graph_thread_count(o) > 1 &&
-				pthread_create(&view.thread, NULL, write_view_data, &view) == 0;
+				pthread_create(&view.thread, NULL, prepare_view_data, &view) == 0;
 	}
+	frame *frames = NULL;
+	size_t count = 0;
+	if ((rc = layout(w, threshold, &frames, &count)) != 0)
+		goto fail;
+	double fs = o->font_size;
+	w->ypad1 = fs * 3;
+	w->ypad2 = fs * 2 + 10;
+	w->ypad3 = o->subtitle != NULL ? fs * 2 : 0;
+	w->image_height = (w->depth_max + 1.0) * o->frame_height + w->ypad1 + w->ypad2 + w->ypad3;
+	w->factor_total = w->time_max * o->factor;
+	for (size_t i = 0; i < count && rc == 0; i++)
+		rc = frame_color(w, &frames[i]);
+	if (rc != 0 || (rc = by_color(frames, count)) != 0 ||
+	    (rc = choose_entities(w, frames, count)) != 0)
+		goto fail;
 
 	double W = o->width, H = w->image_height;
 	put_header(w, H, false);
@@ -702,21 +735,10 @@ static int write_graph(writer *w, fg_error *err)
 		put(w, "</g>\n");
 	put(w, "</g>\n");
 	if (view_data) {
-		if (view.threaded)
-			pthread_join(view.thread, NULL);
-		else
-			write_view_data(&view);
-		if (view.rc != 0) {
-			fg_buffer_free(&view.out);
-			return fg_fail(err, FG_ENOMEM, "out of memory");
-		}
-		put(w, "<metadata id=\"fg-data\">");
+		int view_rc = put_view_data(w, &view, rc == 0);
+		view_data = false; /* (joined) */
 		if (rc == 0)
-			rc = flush_line(w);
-		if (rc == 0)
-			rc = fg_output_write(w->out, view.out.data, view.out.length);
-		fg_buffer_free(&view.out);
-		put(w, "</metadata>\n");
+			rc = view_rc;
 	}
 	put(w, "<script><![CDATA[\n");
 	put_bytes(w, fg_viewer_js, fg_viewer_js_length);
@@ -726,6 +748,11 @@ static int write_graph(writer *w, fg_error *err)
 	if (rc != 0)
 		return fg_output_check(w->out, err) != 0 ? err->code : fg_fail(err, rc, "out of memory");
 	return 0;
+fail:
+	free(frames);
+	if (view_data)
+		put_view_data(w, &view, false);
+	return fg_fail(err, rc, "out of memory");
 }
 
 int fg_svg_write_empty(const fg_graph_options *o, fg_output *out)

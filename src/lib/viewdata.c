@@ -497,20 +497,42 @@ static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
 	return fg_buffer_append(out, "\n", 1);
 }
 
-int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count total,
-		       double threshold, double named, double factor, fg_view_data_entity entity,
-		       void *entity_context)
+struct fg_view_data {
+	const fg_tree *tree;
+	uint8_t *kept;         /* a bit per node id */
+	kept_nodes list;       /* the kept nodes, in pre-order */
+	fg_count other_all;    /* the sum of every OTHER */
+	shown_names names;
+	bool omit;             /* names of nodes `named` wide or more left out */
+	double named;
+};
+
+void fg_view_data_free(fg_view_data *v)
+{
+	if (v == NULL)
+		return;
+	free_shown(&v->names);
+	free(v->list.nodes);
+	free(v->kept);
+	free(v);
+}
+
+int fg_view_data_prepare(fg_view_data **prepared, const fg_tree *t, size_t budget,
+			 double threshold, double named)
 {
 	selection chosen;
-	kept_nodes list = {NULL, 0, 0};
-	fg_count other_all;
-	shown_names names = {0};
-	fg_buffer scratch = {0, 0, 0};
-	int rc = FG_ENOMEM;
-	uint8_t *kept = calloc(t->size / 8 + 1, 1);
-	if (kept == NULL || select_weight(t, budget ? budget : 1, &chosen) != 0 ||
-	    mark_kept(t, &chosen, kept, &list, &other_all) != 0)
-		goto done;
+	fg_view_data *v = calloc(1, sizeof(*v));
+	*prepared = NULL;
+	if (v == NULL)
+		return FG_ENOMEM;
+	v->tree = t;
+	v->named = named;
+	v->kept = calloc(t->size / 8 + 1, 1);
+	if (v->kept == NULL || select_weight(t, budget ? budget : 1, &chosen) != 0 ||
+	    mark_kept(t, &chosen, v->kept, &v->list, &v->other_all) != 0) {
+		fg_view_data_free(v);
+		return FG_ENOMEM;
+	}
 
 	/* The names of drawn frames at least `named` wide are left out: the
 	 * viewer reads them from the frames. Only when every drawn frame is
@@ -522,42 +544,66 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count
 	/* (Left-out nodes weigh at most the selection's weight.) */
 	if (!chosen.all && fg_count_to_double((fg_count){chosen.whole, chosen.frac}) >= threshold)
 		for (size_t n = 1; n < t->size && omit; n++)
-			if (!KEPT(kept, n) && live(t, n) &&
+			if (!KEPT(v->kept, n) && live(t, n) &&
 			    fg_count_to_double(fg_node_total(t, (fg_node_id)n)) >= threshold)
 				omit = false;
-	if (number_names(t, &list, omit, named, &names) != 0)
-		goto done;
+	v->omit = omit;
+	if (number_names(t, &v->list, omit, named, &v->names) != 0) {
+		fg_view_data_free(v);
+		return FG_ENOMEM;
+	}
+	*prepared = v;
+	return 0;
+}
 
+int fg_view_data_put_names(fg_buffer *out, const fg_view_data *v, fg_count total,
+			   double threshold, double factor, fg_view_data_entity entity,
+			   void *entity_context)
+{
+	const fg_tree *t = v->tree;
 	char number[FG_COUNT_TEXT_MAX], real[160];
 	int failed = fg_buffer_append_str(out, "fg-data 1 nodes=");
-	snprintf(real, sizeof(real), "%zu names=%zu total=", list.count, names.used + 1);
+	snprintf(real, sizeof(real), "%zu names=%zu total=", v->list.count, v->names.used + 1);
 	failed |= fg_buffer_append_str(out, real);
 	fg_count_format(total, number);
 	failed |= fg_buffer_append_str(out, number);
 	snprintf(real, sizeof(real), " minwidth=%.17g factor=%.17g other=", threshold, factor);
 	failed |= fg_buffer_append_str(out, real);
-	fg_count_format(other_all, number);
+	fg_count_format(v->other_all, number);
 	failed |= fg_buffer_append_str(out, number);
-	if (omit) {
-		snprintf(real, sizeof(real), " named=%.17g", named);
+	if (v->omit) {
+		snprintf(real, sizeof(real), " named=%.17g", v->named);
 		failed |= fg_buffer_append_str(out, real);
 	}
 	failed |= fg_buffer_append_str(out, "\nall\n");
-	for (size_t i = 0; i < names.used && !failed; i++) {
+	fg_buffer scratch = {0, 0, 0};
+	for (size_t i = 0; i < v->names.used && !failed; i++) {
 		const char *name;
-		size_t length = shown_length(t, names.order[i], &name);
+		size_t length = shown_length(t, v->names.order[i], &name);
 		if (entity != NULL && entity(entity_context, out, name, length))
 			failed |= fg_buffer_append(out, "\n", 1);
-		else if (put_name(out, &scratch, name, length) != 0)
-			goto done;
+		else
+			failed |= put_name(out, &scratch, name, length);
 	}
-	if (failed || put_tree(out, t, kept, &names) != 0)
-		goto done;
-	rc = 0;
-done:
-	free_shown(&names);
 	fg_buffer_free(&scratch);
-	free(list.nodes);
-	free(kept);
+	return failed ? FG_ENOMEM : 0;
+}
+
+int fg_view_data_put_tree(fg_buffer *out, const fg_view_data *v)
+{
+	return put_tree(out, v->tree, v->kept, &v->names);
+}
+
+int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count total,
+		       double threshold, double named, double factor, fg_view_data_entity entity,
+		       void *entity_context)
+{
+	fg_view_data *v;
+	int rc = fg_view_data_prepare(&v, t, budget, threshold, named);
+	if (rc == 0)
+		rc = fg_view_data_put_names(out, v, total, threshold, factor, entity, entity_context);
+	if (rc == 0)
+		rc = fg_view_data_put_tree(out, v);
+	fg_view_data_free(v);
 	return rc;
 }

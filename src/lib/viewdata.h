@@ -36,4 +36,23 @@ int fg_view_data_write(fg_buffer *out, const fg_tree *tree, size_t budget, fg_co
 		       double threshold, double named, double factor, fg_view_data_entity entity,
 		       void *entity_context);
 
+/*
+ * The same in steps, for a writer that works out the view data on another
+ * thread while it lays out the frames and chooses the entities:
+ * fg_view_data_prepare (the kept nodes and the numbered names; reads the
+ * tree only), fg_view_data_put_tree (the TREE line; the same), then
+ * fg_view_data_put_names (the first line and the names: the entities are
+ * needed only there). fg_view_data_write's output is put_names' followed
+ * by put_tree's. Each returns 0 or FG_ENOMEM. A prepared view data reads
+ * the tree until fg_view_data_free (NULL: nothing) frees it.
+ */
+typedef struct fg_view_data fg_view_data;
+int fg_view_data_prepare(fg_view_data **prepared, const fg_tree *tree, size_t budget,
+			 double threshold, double named);
+int fg_view_data_put_tree(fg_buffer *out, const fg_view_data *v);
+int fg_view_data_put_names(fg_buffer *out, const fg_view_data *v, fg_count total,
+			   double threshold, double factor, fg_view_data_entity entity,
+			   void *entity_context);
+void fg_view_data_free(fg_view_data *v);
+
 #endif
