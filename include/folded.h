@@ -161,7 +161,9 @@ uint64_t fg_input_line_number(const fg_input *in);
 /*
  * Block reading, for parsers that split work across threads: returns 1 and a
  * block of whole lines (it ends just after a '\n', or at the end of input),
- * of roughly at least `want` bytes unless the input ends; 0 at the end; or a
+ * of about `want` bytes: the lines that end within the first `want`, or
+ * the one line that starts there when it is longer, or what is left at the
+ * end of the input; 0 at the end; or a
  * negative FG_E*. The block stays valid until the next call. Line numbers
  * are not tracked in block mode: the caller counts '\n' if it needs them.
  * Do not mix with fg_input_read_line on one input.

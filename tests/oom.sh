@@ -36,6 +36,8 @@ for i in $(seq 1 300); do echo "main;f$((i % 7));g$i;h$((i % 13)) $i"; done >"$t
 # View data (a tree line of ~100 KB) larger than the writer's line buffer
 # has room for: an append that fails there must fail the run.
 awk 'BEGIN { for (i = 1; i <= 20000; i++) print "main;f" i % 7 ";g" i ";h" i % 13, i }' >"$tmp/wide.folded"
+# Blocks enough for fg_graph_read's threads and its ring of buffers (graph_read.c).
+awk 'BEGIN { for (i = 1; i <= 90000; i++) print "m" i % 5 ";f" i % 7 ";g" i % 1000 ";h" i % 13, i % 9 + 1 }' >"$tmp/blocks.folded"
 printf 'main;a;0x1f 5\nmain;b 3\n' >"$tmp/before"
 printf 'main;a;0x2e 4\nmain;c 9\n' >"$tmp/after"
 
@@ -91,6 +93,7 @@ scenario "fg-render --cp --nameattr" fg-render --cp --nameattr "$tmp/attrs" "$tm
 scenario "fg-render differential" fg-render "$tmp/before"
 scenario "fg-render -j2, 300 stacks" fg-render -j2 --inverted "$tmp/big.folded"
 scenario "fg-render, view data past the line buffer" fg-render "$tmp/wide.folded"
+scenario "fg-render -j3, blocks through the threads" fg-render -j3 "$tmp/blocks.folded"
 scenario "fg-collapse-stap -j1" fg-collapse-stap -j1 "$tmp/in.stap"
 scenario "fg-collapse-stap -j2" fg-collapse-stap -j2 "$tmp/in.stap"
 scenario "fg-collapse-perf -j1" fg-collapse-perf -j1 "$tmp/in.perf"

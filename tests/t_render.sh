@@ -379,6 +379,33 @@ for j in 2 3 4 7; do
 	check "threads: -j$j reports the overflow of -j1 (its line, nothing after it)" cmp "$TMP/o1.err" "$TMP/oj.err"
 done
 
+# Many blocks through the threads' ring of buffers (graph_read.c): invalid
+# lines in several blocks, a line of 5 MB (parsed on the main thread once
+# the ring is empty), then an overflow in a late block; and the same file
+# without the overflow. The SVG and the messages are those of -j1.
+awk 'BEGIN { srand(9)
+	for (i = 1; i <= 400000; i++) {
+		if (i % 61231 == 0) { print "bad line " i "x"; continue }
+		if (i == 200000) { printf "p1;"; for (k = 0; k < 500000; k++) printf "long_frame"; print " 3"; continue }
+		print "p" int(rand() * 300) ";q" int(rand() * 40) ";r" int(rand() * 9), 1 + int(rand() * 5)
+	} }' >"$TMP/ring.folded"
+{ cat "$TMP/ring.folded"; echo "p2;big 18446744073709551000"; echo "tail bad"; echo "p3;ok 1"; } >"$TMP/ring-overflow.folded"
+check "threads: the ring input spans many blocks (> 8 MB)" test "$(stat -c %s "$TMP/ring.folded")" -gt 8000000
+for f in ring ring-overflow; do
+	"$R" -j1 "$TMP/$f.folded" >"$TMP/r1.svg" 2>"$TMP/r1.err"
+	echo "exit $?" >>"$TMP/r1.err"
+	for j in 2 3 4; do
+		"$R" -j$j "$TMP/$f.folded" >"$TMP/rj.svg" 2>"$TMP/rj.err"
+		echo "exit $?" >>"$TMP/rj.err"
+		check "threads: $f, -j$j gives the SVG of -j1" cmp "$TMP/r1.svg" "$TMP/rj.svg"
+		check "threads: $f, -j$j gives the messages and exit status of -j1" cmp "$TMP/r1.err" "$TMP/rj.err"
+	done
+done
+check "threads: ring-overflow reports its overflow line" \
+	grep -q "ring-overflow.folded:400001: the sum of counts exceeds" "$TMP/r1.err"
+check "threads: ring-overflow reports its invalid lines before the overflow" \
+	grep -q "ring-overflow.folded:306155: " "$TMP/r1.err"
+
 # --- view data (docs/svg-contract.md, "View data") -------------------------------
 printf 'main;a;b 5\nmain;a 3\nmain;c 2\n 4\n' >"$TMP/view.folded"
 view_data() { sed -n '/<metadata id="fg-data">/,/<\/metadata>/p' "$1" | sed 's/<[^>]*>//g'; }

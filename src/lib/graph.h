@@ -9,21 +9,16 @@
 #include "text.h"
 
 
-/*
- * Where the lines one thread parses go: its own tree and buffers, and what
- * it met, with line numbers counted from the start of its text.
- */
+/* Where the lines one thread parses go: its own tree and buffers. */
 typedef struct fg_graph_sink {
 	fg_tree *tree;
 	fg_buffer reversed;        /* the stack reversed (--reverse) */
 	fg_buffer scratch;         /* the stack rewritten for the chain palette */
-	uint64_t lines;            /* lines parsed */
-	uint64_t invalid;          /* invalid lines among them */
-	uint64_t invalid_line[FG_REPORT_INVALID_LINES];
-	int invalid_code[FG_REPORT_INVALID_LINES];
-	int error;                 /* fatal (FG_ERANGE, FG_ENOMEM), and where */
-	uint64_t error_line;
+	bool failed;               /* a fatal error: it takes no more lines */
 } fg_graph_sink;
+
+/* At most this many threads (sinks). */
+#define FG_GRAPH_THREADS_MAX 16
 
 struct fg_graph {
 	fg_graph_options options;  /* strings are the caller's */
@@ -36,6 +31,22 @@ struct fg_graph {
 	char *invalid_files[FG_REPORT_INVALID_LINES]; /* and their files (copies) */
 	bool written;
 };
+
+/*
+ * Parses one line into sink s (graph.c). Returns 0 (added, or blank),
+ * FG_EINVAL or FG_ERANGE for an invalid line (the caller counts it), or a
+ * fatal error with *fatal set (out of memory, or the sum of counts would
+ * overflow).
+ */
+int fg_graph_parse_line(const fg_graph_options *o, fg_graph_sink *s, const char *line,
+			size_t length, bool *fatal);
+
+/* Counts an invalid line of file (reporting the first few). */
+void fg_graph_note_invalid(fg_graph *g, const char *file, uint64_t line_number, int code,
+			   const fg_warner *warner);
+
+/* Fails err with a fatal error rc met at a line of file; returns rc. */
+int fg_graph_fatal(int rc, const char *file, uint64_t line_number, fg_error *err);
 
 /* Merges the threads' trees into g->tree (before drawing). */
 int fg_graph_collect(fg_graph *g, fg_error *err);

@@ -330,22 +330,32 @@ int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *l
 	for (;;) {
 		size_t have = in->end - in->start;
 		if (have >= want || in->eof) {
-			char *first = in->buffer + in->start;
+			char *first = in->buffer + in->start, *end = in->buffer + in->end;
 			char *last = NULL;
-			if (!in->eof) {
-				/* End just after the last '\n'; bytes before `scanned`
-				 * hold none (a long line is scanned once, not once per
-				 * MiB that arrives). */
+			if (in->eof && have <= want) {
+				last = end;
+			} else {
+				/* End just after the last '\n' of the first `want` bytes,
+				 * else after the first one past them (a line longer than
+				 * a block); bytes before `scanned` hold none (a long line
+				 * is scanned once, not once per MiB that arrives). */
 				char *known = in->buffer + (in->scanned > in->start ? in->scanned : in->start);
-				for (char *p = in->buffer + in->end; p > known; p--)
+				char *limit = first + want;
+				for (char *p = limit; p > known; p--)
 					if (p[-1] == '\n') {
 						last = p;
 						break;
 					}
-				if (last == NULL)
-					in->scanned = in->end;
-			} else {
-				last = in->buffer + in->end;
+				if (last == NULL) {
+					char *from = known > limit ? known : limit;
+					char *newline = memchr(from, '\n', (size_t)(end - from));
+					if (newline != NULL)
+						last = newline + 1;
+					else if (in->eof)
+						last = end;
+					else
+						in->scanned = in->end;
+				}
 			}
 			if (last != NULL && last > first) {
 				*block = first;

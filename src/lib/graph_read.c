@@ -1,0 +1,457 @@
+/*
+ * graph_read.c - fg_graph_read: an input's lines into the graph's trees,
+ * in blocks, by the graph's threads.
+ *
+ * Each thread parses, of every block, the lines whose first frames (the
+ * partition prefix) hash to it, into a tree of its own: lines that share
+ * those frames share a thread, so below them the trees are disjoint and
+ * the merge at the end has almost nothing to merge, whatever the order of
+ * the input (a shuffled file, concatenated runs). Each thread's lines are
+ * in input order, so sorted input stays sorted in every tree and keeps the
+ * fast path. Which thread parses a line changes nothing but the speed:
+ * fg_tree_finish merges whatever the trees share.
+ *
+ * The main thread reads blocks of whole lines into a ring of RING buffers
+ * and publishes each to all the threads. They take the blocks in order,
+ * each at its own pace: one held up (a table rebuild, the machine's other
+ * work) catches up later instead of holding up the others, and reading
+ * overlaps parsing. Once every thread is done with a block, the main
+ * thread reports it, in input order: its invalid lines, then the first
+ * fatal error, as one thread would have met them. Its buffer then takes a
+ * new block.
+ *
+ * No thread starts for a small input: blocks are parsed on the main thread
+ * until one is PARALLEL_MINIMUM long. A block far longer than asked for (a
+ * huge line) is parsed there too, once the ring is empty, rather than
+ * copied.
+ */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "graph.h"
+#include "tree.h"
+
+/* Below this a block is parsed by one thread: starting one costs more. */
+#define PARALLEL_MINIMUM (256u << 10)
+#define BLOCK_PER_THREAD (1u << 19)
+#define RING 4
+/* Blocks longer than this, per thread, are parsed on the main thread. */
+#define COPY_MOST (4 * BLOCK_PER_THREAD)
+
+/* The hash of a line's partition prefix: its first `frames` frames (all
+ * of them in a shorter stack, without the count). */
+static uint64_t prefix_hash(const char *line, size_t length, size_t frames)
+{
+	const char *p = line, *end = line + length;
+	for (size_t k = 0; k < frames && p < end; k++) {
+		const char *semicolon = memchr(p, ';', (size_t)(end - p));
+		if (semicolon == NULL) {
+			const char *space = memrchr(line, ' ', length);
+			p = space != NULL ? space : end;
+			break;
+		}
+		p = semicolon + 1;
+	}
+	return fg_hash_bytes(line, (size_t)(p - line));
+}
+
+static int compare_hashes(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * How many leading frames the partition hashes: the fewest for which no
+ * prefix holds more than half a thread's share of 256 lines sampled
+ * evenly across the first block. One busy process, whose stacks all start
+ * with the same frames, still spreads over the threads, while the nodes
+ * above the prefixes, which several threads may each have, stay few.
+ */
+static size_t partition_frames(const char *text, size_t length, size_t threads)
+{
+	enum { SAMPLES = 256, MOST = 16 };
+	const char *lines[SAMPLES];
+	size_t lengths[SAMPLES], n = 0;
+	for (size_t i = 0; i < SAMPLES; i++) {
+		size_t at = length / SAMPLES * i;
+		if (at > 0) {
+			const char *newline = memchr(text + at - 1, '\n', length - at + 1);
+			if (newline == NULL)
+				break;
+			at = (size_t)(newline + 1 - text);
+		}
+		if (at >= length)
+			break;
+		const char *newline = memchr(text + at, '\n', length - at);
+		lines[n] = text + at;
+		lengths[n++] = newline ? (size_t)(newline - text) - at : length - at;
+	}
+	for (size_t frames = 1; frames < MOST && n > 0; frames++) {
+		uint64_t hashes[SAMPLES];
+		for (size_t i = 0; i < n; i++)
+			hashes[i] = prefix_hash(lines[i], lengths[i], frames);
+		qsort(hashes, n, sizeof(*hashes), compare_hashes);
+		size_t run = 1, longest = n > 0;
+		for (size_t i = 1; i < n; i++) {
+			run = hashes[i] == hashes[i - 1] ? run + 1 : 1;
+			if (run > longest)
+				longest = run;
+		}
+		if (longest * 2 * threads <= n)
+			return frames;
+	}
+	return MOST;
+}
+
+/*
+ * The block line (from 1) at which the running sums, starting at total
+ * and before, first exceed 2^64-1 as one thread adding the lines in input
+ * order would find, or 0. Each thread sums only its own lines: the sum of
+ * all of them passes 2^64-1 at a line no thread sees as fatal.
+ */
+static uint64_t overflow_line(const char *text, size_t length, fg_count total, fg_count before)
+{
+	const char *p = text, *end = text + length;
+	for (uint64_t line = 1; p < end; line++) {
+		const char *newline = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = newline ? newline : end;
+		fg_folded_line parsed;
+		if (!fg_is_blank(p, (size_t)(stop - p)) &&
+		    fg_folded_parse(p, (size_t)(stop - p), &parsed) == 0 &&
+		    (fg_count_add_inline(&total, parsed.count) != 0 ||
+		     (parsed.differential && fg_count_add_inline(&before, parsed.before) != 0)))
+			return line;
+		p = stop + 1;
+	}
+	return 0;
+}
+
+/* What one thread met in one block, with line numbers counted from the
+ * block's start. */
+typedef struct part {
+	uint64_t lines;            /* lines looked at: all of them, unless it failed */
+	uint64_t invalid;          /* invalid lines among its own */
+	uint64_t invalid_line[FG_REPORT_INVALID_LINES];
+	int invalid_code[FG_REPORT_INVALID_LINES];
+	int error;                 /* fatal (FG_ERANGE, FG_ENOMEM), and where */
+	uint64_t error_line;
+	fg_count total, before;    /* its tree's grand totals before the block */
+	fg_count total_after, before_after;
+} part;
+
+typedef struct block {
+	const char *text;          /* its lines: in `copy`, or the input's */
+	size_t length;
+	char *copy;
+	size_t capacity;
+	size_t parts;              /* threads its lines are split between (1: all
+				      to the first) */
+	size_t done;               /* threads done with it */
+	part part[FG_GRAPH_THREADS_MAX];
+} block;
+
+typedef struct reader reader;
+
+typedef struct worker {
+	reader *r;
+	size_t index;
+	pthread_t thread;
+} worker;
+
+struct reader {
+	fg_graph *g;
+	const char *file;
+	const fg_warner *warner;
+	fg_error *err;
+	uint64_t line_base;        /* lines of this input before the next report */
+	pthread_mutex_t lock;
+	pthread_cond_t published_one, finished_one;
+	block ring[RING];
+	uint64_t published, reported; /* blocks of the ring, so far */
+	bool closing;              /* no more blocks will come */
+	bool stopping;             /* the rest need not be parsed (a fatal error) */
+	size_t started;            /* threads running */
+	bool synchronized;         /* the lock and conditions exist */
+	bool unthreaded;           /* threads could not start: all on this one */
+	worker workers[FG_GRAPH_THREADS_MAX];
+};
+
+/* Thread `index`'s lines of block b, into sink s. */
+static void parse_part(const fg_graph *g, fg_graph_sink *s, const block *b, size_t index,
+		       part *out)
+{
+	memset(out, 0, offsetof(part, total));
+	out->total = s->tree->grand_total;
+	out->before = s->tree->grand_before;
+	const char *p = b->text, *end = p + b->length;
+	while (p < end && !s->failed && index < b->parts) {
+		const char *newline = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = newline ? newline : end;
+		size_t length = (size_t)(stop - p);
+		out->lines++;
+		if (b->parts > 1 &&
+		    (prefix_hash(p, length, g->prefix_frames) >> 33) % b->parts != index) {
+			p = stop + 1;
+			continue;
+		}
+		bool fatal;
+		int rc = fg_graph_parse_line(&g->options, s, p, length, &fatal);
+		if (rc != 0 && fatal) {
+			out->error = rc;
+			out->error_line = out->lines;
+			s->failed = true;
+		} else if (rc != 0) {
+			if (out->invalid < FG_REPORT_INVALID_LINES) {
+				out->invalid_line[out->invalid] = out->lines;
+				out->invalid_code[out->invalid] = rc;
+			}
+			out->invalid++;
+		}
+		p = stop + 1;
+	}
+	out->total_after = s->tree->grand_total;
+	out->before_after = s->tree->grand_before;
+}
+
+/* An invalid line (block line number, code) of some thread. */
+typedef struct invalid_line {
+	uint64_t line;
+	int code;
+} invalid_line;
+
+/* Reports block b (every thread done with it): 0, or its first fatal
+ * error. */
+static int report(reader *r, const block *b)
+{
+	fg_graph *g = r->g;
+	size_t threads = g->sink_count;
+	uint64_t fatal_line = UINT64_MAX, invalid = 0;
+	int fatal = 0;
+	for (size_t i = 0; i < threads; i++)
+		if (b->part[i].error != 0 && b->part[i].error_line < fatal_line) {
+			fatal_line = b->part[i].error_line;
+			fatal = b->part[i].error;
+		}
+	/* The sums overflow where one thread's would: maybe earlier. */
+	if (threads > 1) {
+		fg_count total = {0, 0}, before = {0, 0}, total_after = {0, 0}, before_after = {0, 0};
+		bool overflow = false;
+		for (size_t i = 0; i < threads; i++) {
+			const part *p = &b->part[i];
+			fg_count_add_inline(&total, p->total); /* (below 2^64: summed before) */
+			fg_count_add_inline(&before, p->before);
+			if (fg_count_add_inline(&total_after, p->total_after) != 0 ||
+			    fg_count_add_inline(&before_after, p->before_after) != 0)
+				overflow = true;
+		}
+		if (overflow || fatal == FG_ERANGE) {
+			uint64_t at = overflow_line(b->text, b->length, total, before);
+			if (at != 0 && at <= fatal_line) {
+				fatal_line = at;
+				fatal = FG_ERANGE;
+			}
+		}
+	}
+	/* The invalid lines before it, in line order (a few: insertion sort). */
+	invalid_line listed[FG_GRAPH_THREADS_MAX * FG_REPORT_INVALID_LINES];
+	size_t listed_count = 0;
+	for (size_t i = 0; i < threads; i++) {
+		const part *p = &b->part[i];
+		uint64_t kept = p->invalid < FG_REPORT_INVALID_LINES ? p->invalid : FG_REPORT_INVALID_LINES;
+		for (uint64_t k = 0; k < kept; k++)
+			if (p->invalid_line[k] < fatal_line)
+				listed[listed_count++] = (invalid_line){p->invalid_line[k], p->invalid_code[k]};
+		invalid += p->invalid;
+	}
+	for (size_t i = 1; i < listed_count; i++)
+		for (size_t k = i; k > 0 && listed[k - 1].line > listed[k].line; k--) {
+			invalid_line swap = listed[k];
+			listed[k] = listed[k - 1];
+			listed[k - 1] = swap;
+		}
+	for (size_t k = 0; k < listed_count; k++)
+		fg_graph_note_invalid(g, r->file, r->line_base + listed[k].line, listed[k].code,
+				      r->warner);
+	if (fatal != 0)
+		return fg_graph_fatal(fatal, r->file, r->line_base + fatal_line, r->err);
+	g->invalid_lines += invalid - listed_count;
+	r->line_base += b->part[0].lines;
+	return 0;
+}
+
+/* A thread: every block of the ring in turn, until closing. */
+static void *work(void *argument)
+{
+	worker *w = argument;
+	reader *r = w->r;
+	fg_graph_sink *s = &r->g->sinks[w->index];
+	for (uint64_t next = 0;; next++) {
+		pthread_mutex_lock(&r->lock);
+		while (r->published <= next && !r->closing)
+			pthread_cond_wait(&r->published_one, &r->lock);
+		bool have = r->published > next, parse = !r->stopping;
+		pthread_mutex_unlock(&r->lock);
+		if (!have)
+			return NULL;
+		block *b = &r->ring[next % RING];
+		if (parse)
+			parse_part(r->g, s, b, w->index, &b->part[w->index]);
+		pthread_mutex_lock(&r->lock);
+		if (++b->done == r->g->sink_count)
+			pthread_cond_signal(&r->finished_one);
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
+/* Starts the threads: false when they cannot all start (stop then ends
+ * those that did). */
+static bool start(reader *r)
+{
+	if (pthread_mutex_init(&r->lock, NULL) != 0)
+		return false;
+	if (pthread_cond_init(&r->published_one, NULL) != 0) {
+		pthread_mutex_destroy(&r->lock);
+		return false;
+	}
+	if (pthread_cond_init(&r->finished_one, NULL) != 0) {
+		pthread_cond_destroy(&r->published_one);
+		pthread_mutex_destroy(&r->lock);
+		return false;
+	}
+	r->synchronized = true;
+	for (size_t i = 0; i < r->g->sink_count; i++) {
+		r->workers[i] = (worker){r, i, 0};
+		if (pthread_create(&r->workers[i].thread, NULL, work, &r->workers[i]) != 0)
+			return false;
+		r->started++;
+	}
+	return true;
+}
+
+/* Ends the threads, once they are done with the blocks published. */
+static void stop(reader *r)
+{
+	if (!r->synchronized)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->closing = true;
+	pthread_cond_broadcast(&r->published_one);
+	pthread_mutex_unlock(&r->lock);
+	for (size_t i = 0; i < r->started; i++)
+		pthread_join(r->workers[i].thread, NULL);
+	pthread_cond_destroy(&r->finished_one);
+	pthread_cond_destroy(&r->published_one);
+	pthread_mutex_destroy(&r->lock);
+	r->started = 0;
+	r->synchronized = false;
+}
+
+/* Waits for the oldest block of the ring not yet reported, and reports
+ * it. */
+static int report_next(reader *r)
+{
+	block *b = &r->ring[r->reported % RING];
+	pthread_mutex_lock(&r->lock);
+	while (b->done < r->g->sink_count)
+		pthread_cond_wait(&r->finished_one, &r->lock);
+	pthread_mutex_unlock(&r->lock);
+	r->reported++;
+	int rc = report(r, b);
+	if (rc != 0) {
+		pthread_mutex_lock(&r->lock);
+		r->stopping = true;
+		pthread_mutex_unlock(&r->lock);
+	}
+	return rc;
+}
+
+/* Reports every block of the ring: 0, or the first fatal error. */
+static int drain(reader *r)
+{
+	while (r->reported < r->published) {
+		int rc = report_next(r);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Parses block b on this thread, every thread's part in turn, and
+ * reports it. */
+static int parse_here(reader *r, block *b)
+{
+	for (size_t i = 0; i < r->g->sink_count; i++)
+		parse_part(r->g, &r->g->sinks[i], b, i, &b->part[i]);
+	return report(r, b);
+}
+
+/* Hands a block to the threads, in a buffer of the ring. */
+static int publish(reader *r, const char *text, size_t length, size_t parts)
+{
+	while (r->published - r->reported >= RING) {
+		int rc = report_next(r);
+		if (rc != 0)
+			return rc;
+	}
+	block *b = &r->ring[r->published % RING];
+	if (b->capacity < length) {
+		char *copy = realloc(b->copy, length);
+		if (copy == NULL)
+			return fg_fail(r->err, FG_ENOMEM, "out of memory");
+		b->copy = copy;
+		b->capacity = length;
+	}
+	memcpy(b->copy, text, length);
+	b->text = b->copy;
+	b->length = length;
+	b->parts = parts;
+	b->done = 0;
+	pthread_mutex_lock(&r->lock);
+	r->published++;
+	pthread_cond_broadcast(&r->published_one);
+	pthread_mutex_unlock(&r->lock);
+	return 0;
+}
+
+int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *err)
+{
+	reader *r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return fg_fail(err, FG_ENOMEM, "out of memory");
+	r->g = g;
+	r->file = fg_input_name(in);
+	r->warner = warner;
+	r->err = err;
+	size_t threads = g->sink_count;
+	const char *text;
+	size_t length;
+	int rc, report_rc = 0;
+	while ((rc = fg_input_read_block(in, BLOCK_PER_THREAD * threads, &text, &length, err)) > 0) {
+		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads;
+		if (parts > 1 && g->prefix_frames == 0)
+			g->prefix_frames = partition_frames(text, length, threads);
+		bool here = threads == 1 || r->unthreaded || (r->started == 0 && parts == 1) ||
+			    length > COPY_MOST * threads;
+		if (!here && r->started == 0 && !start(r)) {
+			stop(r); /* (the threads that did start) */
+			r->unthreaded = here = true;
+		}
+		if (here) {
+			block b = {.text = text, .length = length, .parts = parts};
+			if ((report_rc = drain(r)) != 0 || (report_rc = parse_here(r, &b)) != 0)
+				break;
+		} else if ((report_rc = publish(r, text, length, parts)) != 0) {
+			break;
+		}
+	}
+	/* The blocks read before the end (or a read error) are reported first. */
+	if (report_rc == 0 && r->synchronized)
+		report_rc = drain(r);
+	stop(r);
+	for (size_t i = 0; i < RING; i++)
+		free(r->ring[i].copy);
+	free(r);
+	return report_rc != 0 ? report_rc : rc;
+}
