@@ -57,12 +57,16 @@ static void test_lines_and_blocks(void)
 			const char *block;
 			at = 0;
 			same = 1;
+			int bounded = 1;
 			while ((rc = fg_input_read_block(in, want, &block, &n, NULL)) == 1) {
 				same &= at + n <= length && memcmp(text + at, block, n) == 0;
 				at += n;
 				same &= at == length || block[n - 1] == '\n';
+				/* At most `want` bytes, unless one line is longer. */
+				bounded &= n <= want || memchr(block, '\n', n - 1) == NULL;
 			}
 			CHECK(rc == 0 && same && at == length, "input: blocks of %zu+ bytes are whole lines, nothing lost", want);
+			CHECK(bounded, "input: blocks asked for %zu bytes hold no more, but for one longer line", want);
 			fg_input_close(in);
 		}
 		free(text);
