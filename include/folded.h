@@ -164,7 +164,9 @@ uint64_t fg_input_line_number(const fg_input *in);
  * of about `want` bytes: the lines that end within the first `want`, or
  * the one line that starts there when it is longer, or what is left at the
  * end of the input; 0 at the end; or a
- * negative FG_E*. The block stays valid until the next call. Line numbers
+ * negative FG_E*, after the whole lines read before it (a line cut short by
+ * the error is dropped), so that they do not depend on `want`. The block
+ * stays valid until the next call. Line numbers
  * are not tracked in block mode: the caller counts '\n' if it needs them.
  * Do not mix with fg_input_read_line on one input.
  */

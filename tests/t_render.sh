@@ -401,6 +401,21 @@ for f in ring ring-overflow; do
 		check "threads: $f, -j$j gives the messages and exit status of -j1" cmp "$TMP/r1.err" "$TMP/rj.err"
 	done
 done
+# A truncated gzip file: the lines before the cut are parsed (their
+# messages given) whatever the block size, then the error.
+gzip -1 -c "$TMP/ring.folded" >"$TMP/ring.gz"
+if "$R" "$TMP/ring.gz" 2>&1 >/dev/null | grep -q "built without zlib"; then
+	skip "threads: a truncated gzip file" "built without zlib"
+else
+	head -c $(($(stat -c %s "$TMP/ring.gz") * 7 / 10)) "$TMP/ring.gz" >"$TMP/ring-cut.gz"
+	"$R" -j1 "$TMP/ring-cut.gz" >/dev/null 2>"$TMP/c1.err"
+	check "threads: a truncated gzip file: its lines' messages, then the error" \
+		sh -c "grep -q 'ring-cut.gz:61231: ' '$TMP/c1.err' && tail -n 1 '$TMP/c1.err' | grep -q 'truncated gzip data'"
+	for j in 2 3; do
+		"$R" -j$j "$TMP/ring-cut.gz" >/dev/null 2>"$TMP/cj.err"
+		check "threads: a truncated gzip file, -j$j gives the messages of -j1" cmp "$TMP/c1.err" "$TMP/cj.err"
+	done
+fi
 check "threads: ring-overflow reports its overflow line" \
 	grep -q "ring-overflow.folded:400001: the sum of counts exceeds" "$TMP/r1.err"
 check "threads: ring-overflow reports its invalid lines before the overflow" \

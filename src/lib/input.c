@@ -27,6 +27,7 @@ struct fg_input {
 	size_t start, end;   /* unread bytes are buffer[start, end) */
 	size_t scanned;      /* buffer[start, scanned) is known to hold no '\n' */
 	bool eof;            /* no more bytes will come from fd/inflate */
+	fg_error failed;     /* the error met after the bytes left (block mode) */
 	bool sniffed;        /* gzip magic checked */
 	uint64_t line;
 #ifdef FG_HAVE_ZLIB
@@ -322,14 +323,40 @@ int fg_input_peek(fg_input *in, size_t want, const char **bytes, size_t *length,
 	return in->eof ? 1 : 0;
 }
 
+/*
+ * A read error (or no room) met in block mode: the whole lines read before
+ * it are still given, in blocks as usual, and the error after them, so
+ * that what a caller meets before an error does not depend on the size of
+ * its blocks. The bytes after the last '\n' (a line cut short) are
+ * dropped. Returns 0 when there are such lines, else rc (err is filled).
+ */
+static int fail_after_lines(fg_input *in, int rc, const fg_error *e, fg_error *err)
+{
+	const char *first = in->buffer + (in->scanned > in->start ? in->scanned : in->start);
+	const char *p = in->buffer + in->end;
+	while (p > first && p[-1] != '\n')
+		p--;
+	if (p == first) {
+		if (err != NULL)
+			*err = *e;
+		return rc;
+	}
+	in->end = (size_t)(p - in->buffer);
+	in->eof = true;
+	in->failed = *e;
+	in->failed.code = rc;
+	return 0;
+}
+
 int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *length,
 			fg_error *err)
 {
 	if (want == 0)
 		want = 1;
+	size_t need = want; /* bytes to have before looking for a block's end */
 	for (;;) {
 		size_t have = in->end - in->start;
-		if (have >= want || in->eof) {
+		if (have >= need || in->eof) {
 			char *first = in->buffer + in->start, *end = in->buffer + in->end;
 			char *last = NULL;
 			if (in->eof && have <= want) {
@@ -363,19 +390,25 @@ int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *l
 				in->start = in->scanned = (size_t)(last - in->buffer);
 				return 1;
 			}
-			if (in->eof)
-				return 0;
-			want = have + INPUT_BUFFER; /* one line longer than the block */
+			if (in->eof) {
+				if (in->failed.code == 0)
+					return 0;
+				if (err != NULL)
+					*err = in->failed;
+				return in->failed.code;
+			}
+			need = have + INPUT_BUFFER; /* one line longer than the block */
 		}
-		if (in->capacity - in->end < want - (in->end - in->start) ||
+		fg_error e = {0};
+		int rc = 0;
+		if (in->capacity - in->end < need - (in->end - in->start) ||
 		    in->capacity - in->end < INPUT_BUFFER / 4) {
-			size_t need = want > have ? want - have : INPUT_BUFFER / 4;
-			int rc = make_room(in, need < INPUT_BUFFER / 4 ? INPUT_BUFFER / 4 : need, err);
-			if (rc != 0)
-				return rc;
+			size_t more = need > have ? need - have : INPUT_BUFFER / 4;
+			rc = make_room(in, more < INPUT_BUFFER / 4 ? INPUT_BUFFER / 4 : more, &e);
 		}
-		int rc = fill(in, err);
-		if (rc != 0)
+		if (rc == 0)
+			rc = fill(in, &e);
+		if (rc != 0 && (rc = fail_after_lines(in, rc, &e, err)) != 0)
 			return rc;
 	}
 }

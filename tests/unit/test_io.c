@@ -4,7 +4,9 @@
  * newline), gzip files read as their text, and -o files appear whole or not
  * at all.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -136,9 +138,94 @@ static void test_memory_output(void)
 	fg_output_abort(out);
 }
 
+/* Reads path in blocks of `want` bytes: all of them joined into *text,
+ * whether each held at most `want` bytes or one longer line, and the
+ * final return code. */
+static int read_blocks(const char *path, size_t want, char **text, size_t *length,
+		       bool *bounded, fg_error *err)
+{
+	fg_input *in = fg_input_open(path, err);
+	size_t capacity = 1;
+	*text = malloc(capacity);
+	*length = 0;
+	*bounded = true;
+	const char *block;
+	size_t n;
+	int rc = in != NULL ? 1 : -1;
+	while (in != NULL && (rc = fg_input_read_block(in, want, &block, &n, err)) == 1) {
+		*bounded &= n <= want || memchr(block, '\n', n - 1) == NULL;
+		while (*length + n > capacity)
+			*text = realloc(*text, capacity *= 2);
+		memcpy(*text + *length, block, n);
+		*length += n;
+	}
+	fg_input_close(in);
+	return rc;
+}
+
+/* Blocks from a file (more bytes arrive as they are read): bounded after a
+ * line longer than a block too; and before a read error (a truncated gzip
+ * file), the same whole lines whatever the block size, then the error. */
+static void test_file_blocks(void)
+{
+	char dir[] = "/tmp/fg-test-blocks.XXXXXX";
+	if (mkdtemp(dir) == NULL) {
+		CHECK(0, "io: a temporary directory");
+		return;
+	}
+	char path[128], gz[160], cmd[1024];
+	snprintf(path, sizeof(path), "%s/long.txt", dir);
+	FILE *f = fopen(path, "w");
+	for (int i = 0; i < 3000000; i++)
+		fputc('x', f);
+	fputs(" 5\n", f);
+	for (int i = 0; i < 200000; i++)
+		fprintf(f, "short;line;%d 1\n", i);
+	fclose(f);
+	char *text;
+	size_t length;
+	bool bounded;
+	fg_error err = {0};
+	int rc = read_blocks(path, 1u << 19, &text, &length, &bounded, &err);
+	struct stat st;
+	CHECK(rc == 0 && stat(path, &st) == 0 && (off_t)length == st.st_size,
+	      "input: a file read in blocks gives all its bytes");
+	CHECK(bounded, "input: blocks after a line longer than a block hold at most the bytes asked for");
+	free(text);
+
+	snprintf(gz, sizeof(gz), "%s/cut.gz", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "gzip -1 -c %s > %s.whole && head -c $(($(wc -c < %s.whole) * 9 / 10)) %s.whole > %s",
+		 path, gz, gz, gz, gz);
+	if (fg_have_zlib() && system(cmd) == 0) {
+		char *first = NULL;
+		size_t first_length = 0;
+		bool same = true, failed = true;
+		for (size_t want = 1; want <= (1u << 22); want *= 16) {
+			err = (fg_error){0};
+			rc = read_blocks(gz, want, &text, &length, &bounded, &err);
+			failed &= rc == FG_EINVAL && strstr(err.message, "truncated gzip data") != NULL;
+			same &= length > 0 && text[length - 1] == '\n';
+			if (first == NULL) {
+				first = text;
+				first_length = length;
+			} else {
+				same &= length == first_length && memcmp(text, first, length) == 0;
+				free(text);
+			}
+		}
+		CHECK(failed, "input: a truncated gzip file ends in its error, for any block size");
+		CHECK(same, "input: before it, the same whole lines for any block size");
+		free(first);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0, "io: cleaned up");
+}
+
 int main(void)
 {
 	test_lines_and_blocks();
+	test_file_blocks();
 	test_files();
 	test_memory_output();
 	return check_exit();
