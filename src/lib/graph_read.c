@@ -64,8 +64,8 @@ static int compare_hashes(const void *a, const void *b)
 
 /*
  * How many leading frames the partition hashes: the fewest for which no
- * prefix holds more than half a thread's share of 256 lines sampled
- * evenly across the first block. One busy process, whose stacks all start
+ * prefix holds more than half a thread's share of the lines at 256 places
+ * spread evenly across the first block. One busy process, whose stacks all start
  * with the same frames, still spreads over the threads, while the nodes
  * above the prefixes, which several threads may each have, stay few.
  */
@@ -84,11 +84,23 @@ static size_t partition_frames(const char *text, size_t length, size_t threads)
 		}
 		if (at >= length)
 			break;
+		if (n > 0 && lines[n - 1] == text + at)
+			continue; /* a long line: counted once */
 		const char *newline = memchr(text + at, '\n', length - at);
 		lines[n] = text + at;
 		lengths[n++] = newline ? (size_t)(newline - text) - at : length - at;
 	}
-	for (size_t frames = 1; frames < MOST && n > 0; frames++) {
+	/* Past the deepest sampled stack, more frames change no prefix. */
+	size_t deepest = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t frames = 1;
+		for (const char *p = lines[i], *end = p + lengths[i];
+		     (p = memchr(p, ';', (size_t)(end - p))) != NULL; p++)
+			frames++;
+		if (frames > deepest)
+			deepest = frames;
+	}
+	for (size_t frames = 1; frames < MOST && frames <= deepest && n > 0; frames++) {
 		uint64_t hashes[SAMPLES];
 		for (size_t i = 0; i < n; i++)
 			hashes[i] = prefix_hash(lines[i], lengths[i], frames);
