@@ -130,11 +130,27 @@ static size_t table_mapping(size_t size)
 	return 0;
 }
 
+/*
+ * Writes a byte of each page of a new table, from its start: a table is
+ * read before it is written (a probe looks for an empty slot), and a page
+ * first read is mapped to the kernel's shared page of zeros, then copied
+ * on the first write, which flushes its old mapping from every CPU that
+ * runs one of our threads. A page first written is simply given.
+ */
+static void *touch_pages(void *table, size_t size)
+{
+	volatile unsigned char *bytes = table;
+	if (bytes != NULL)
+		for (size_t at = 0; at < size; at += 4096)
+			bytes[at] = 0;
+	return table;
+}
+
 void *fg_table_alloc(size_t size)
 {
 	size_t length = table_mapping(size);
 	if (length == 0)
-		return calloc(size ? size : 1, 1);
+		return touch_pages(calloc(size ? size : 1, 1), size);
 #ifdef MADV_HUGEPAGE
 	char *p = mmap(NULL, length + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -145,7 +161,7 @@ void *fg_table_alloc(size_t size)
 	if (aligned + length < p + length + HUGE_PAGE)
 		munmap(aligned + length, (size_t)(p + length + HUGE_PAGE - (aligned + length)));
 	madvise(aligned, length, MADV_HUGEPAGE);
-	return aligned;
+	return touch_pages(aligned, length);
 #else
 	return NULL;
 #endif
