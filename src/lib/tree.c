@@ -100,6 +100,83 @@ static void free_child_slots(fg_tree *t)
 /* ----------------------------------------------------------------- names */
 
 /*
+ * A name's hash, 8 bytes at a time, so that a line's frames are found
+ * (the next ';') and hashed in one pass over their bytes (next_frame),
+ * with the same result as name_hash on the name alone: every 8 bytes
+ * before the name's last partial word (fewer than 8, zero-padded) are
+ * mixed in turn, then that word and the length.
+ */
+#define HASH_SEED 0x8ebc6af09c88c6e3ull
+#define HASH_K0 0xa0761d6478bd642full
+#define HASH_K1 0xe7037ed1a0b428dbull
+#define BYTES_01 0x0101010101010101ull
+#define BYTES_80 0x8080808080808080ull
+
+static inline uint64_t hash_mix(uint64_t a, uint64_t b)
+{
+	unsigned __int128 r = (unsigned __int128)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+static inline uint64_t hash_word(uint64_t h, uint64_t word) { return hash_mix(h ^ word, HASH_K1); }
+
+static inline uint64_t hash_end(uint64_t h, uint64_t last, size_t length)
+{
+	return hash_mix(h ^ last ^ HASH_K1, length ^ HASH_K0);
+}
+
+/* The low n bytes of word (n < 8). */
+static inline uint64_t low_bytes(uint64_t word, size_t n)
+{
+	return word & ((UINT64_C(1) << (8 * n)) - 1);
+}
+
+/* The bytes of word that are ';' (their top bit set), exactly up to the
+ * first one (bytes past it may be flagged falsely). */
+static inline uint64_t semicolons(uint64_t word)
+{
+	uint64_t x = word ^ (BYTES_01 * ';');
+	return (x - BYTES_01) & ~x & BYTES_80;
+}
+
+static uint64_t name_hash(const char *name, size_t length)
+{
+	uint64_t h = HASH_SEED, word;
+	size_t i = 0;
+	for (; i + 8 <= length; i += 8) {
+		memcpy(&word, name + i, 8);
+		h = hash_word(h, word);
+	}
+	word = 0;
+	memcpy(&word, name + i, length - i);
+	return hash_end(h, word, length);
+}
+
+/* The frame of stack[0, length) that starts at `start`: where it ends
+ * (the next ';', or length) and its name_hash. Reads no byte past length. */
+static inline size_t next_frame(const char *stack, size_t start, size_t length, uint64_t *hash)
+{
+	uint64_t h = HASH_SEED, word;
+	size_t i = start;
+	for (; i + 8 <= length; i += 8) {
+		memcpy(&word, stack + i, 8);
+		uint64_t found = semicolons(word);
+		if (found != 0) {
+			size_t k = (size_t)__builtin_ctzll(found) / 8; /* little-endian */
+			*hash = hash_end(h, low_bytes(word, k), i + k - start);
+			return i + k;
+		}
+		h = hash_word(h, word);
+	}
+	word = 0;
+	memcpy(&word, stack + i, length - i); /* (zero bytes are no ';') */
+	uint64_t found = semicolons(word);
+	size_t k = found != 0 ? (size_t)__builtin_ctzll(found) / 8 : length - i;
+	*hash = hash_end(h, low_bytes(word, k), i + k - start);
+	return i + k;
+}
+
+/*
  * The name table again, `mask` + 1 slots. It is built from the names, not
  * from the old table, which goes first so that the two never take room
  * together; if the new one cannot be had, the tree takes no more lines
@@ -116,7 +193,7 @@ static int build_names(fg_tree *t, size_t mask)
 	for (size_t i = 0; i < t->name_count; i++) {
 		size_t length;
 		const char *bytes = fg_tree_name_bytes(t, (uint32_t)i, &length);
-		uint64_t hash = fg_hash_bytes(bytes, length);
+		uint64_t hash = name_hash(bytes, length);
 		size_t at = hash & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
@@ -189,7 +266,7 @@ static int store_name(fg_tree *t, const char *name, size_t length)
 	return 0;
 }
 
-/* The id of name (whose fg_hash_bytes is hash), added if new; NO_NAME when
+/* The id of name (whose name_hash is hash), added if new; NO_NAME when
  * out of memory. */
 static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint64_t hash)
 {
@@ -215,7 +292,7 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 
 static uint32_t intern(fg_tree *t, const char *name, size_t length)
 {
-	return intern_hashed(t, name, length, fg_hash_bytes(name, length));
+	return intern_hashed(t, name, length, name_hash(name, length));
 }
 
 /* Bytewise order of two names (by id). */
@@ -688,13 +765,12 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	size_t depth = shared;
 	size_t start = shared ? t->frame_ends[shared - 1] + 1 : 0;
 	while (length > 0 && start <= length) {
-		const char *semicolon = memchr(stack + start, ';', length - start);
-		size_t end = semicolon ? (size_t)(semicolon - stack) : length;
+		uint64_t hash;
+		size_t end = next_frame(stack, start, length, &hash);
 		if (grow_path(t, depth) != 0)
 			return FG_ENOMEM;
-		uint64_t name_hash = fg_hash_bytes(stack + start, end - start);
-		__builtin_prefetch(name_slot(t, name_hash));
-		t->path_hash[depth] = name_hash;
+		__builtin_prefetch(name_slot(t, hash));
+		t->path_hash[depth] = hash;
 		t->frame_ends[depth] = end;
 		depth++;
 		start = end + 1;

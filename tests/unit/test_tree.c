@@ -409,9 +409,94 @@ static void test_sorted_path(void)
 	}
 }
 
+/* The child of parent whose name is these bytes (NUL included). */
+static fg_node_id child_bytes(const fg_tree *t, fg_node_id parent, const char *name, size_t length)
+{
+	for (fg_node_id c = fg_tree_first_child(t, parent); c != FG_NODE_NONE; c = fg_tree_next_sibling(t, c)) {
+		size_t n;
+		const char *bytes = fg_tree_name(t, c, &n);
+		if (n == length && memcmp(bytes, name, length) == 0)
+			return c;
+	}
+	return FG_NODE_NONE;
+}
+
+/*
+ * Frames are found and hashed 8 bytes at a time (tree.c: next_frame), and
+ * names alone again when the name table grows (name_hash). Names of every
+ * length around those 8 bytes, of bytes close to ';' (':', '<', 0xbb =
+ * ';' | 0x80) and NUL, more of them than the first name table holds, each
+ * used many times in random order (the child table), are the frames a
+ * plain split at ';' gives: every line's path is in the tree, with exact
+ * totals, and no frame twice (a name hashed two ways would be two names,
+ * never merged).
+ */
+static void test_frame_bytes(void)
+{
+	static const char alphabet[] = {'a', ':', '<', (char)0xbb, '\0', 'b'};
+	enum { NAMES = 1500, LINES = 3000, ROOM = 8 * 20 };
+	static char vocabulary[NAMES][20], text[LINES][ROOM];
+	static size_t name_lengths[NAMES], lengths[LINES];
+	uint64_t state = 11;
+#define NEXT() (state = state * 6364136223846793005ull + 1442695040888963407ull, state >> 33)
+	for (int round = 0; round < 4; round++) {
+		for (int i = 0; i < NAMES; i++) {
+			name_lengths[i] = (size_t)i % 20;
+			for (size_t k = 0; k < name_lengths[i]; k++)
+				vocabulary[i][k] = alphabet[NEXT() % sizeof(alphabet)];
+		}
+		fg_tree *t = fg_tree_new(0);
+		bool added = true;
+		for (int i = 0; i < LINES; i++) {
+			size_t n = 0;
+			int depth = 1 + (int)(NEXT() % 8);
+			for (int d = 0; d < depth; d++) {
+				size_t name = NEXT() % NAMES;
+				if (d == depth - 1 && name_lengths[name] == 0)
+					name++; /* (a trailing empty frame is dropped) */
+				if (d > 0)
+					text[i][n++] = ';';
+				memcpy(text[i] + n, vocabulary[name], name_lengths[name]);
+				n += name_lengths[name];
+			}
+			lengths[i] = n;
+			added = added && fg_tree_add(t, text[i], n, fg_count_of(1 + (uint64_t)i), NULL) == 0;
+		}
+#undef NEXT
+		fg_tree_finish(t);
+		uint64_t *expected = calloc(fg_tree_size(t), sizeof(*expected));
+		size_t paths = 0, missing = 0;
+		for (int i = 0; i < LINES; i++) {
+			fg_node_id at = 0;
+			for (size_t start = 0, end; start <= lengths[i] && at != FG_NODE_NONE; start = end + 1) {
+				for (end = start; end < lengths[i] && text[i][end] != ';'; end++)
+					;
+				at = child_bytes(t, at, text[i] + start, end - start);
+				if (at == FG_NODE_NONE) {
+					missing++;
+				} else {
+					paths += expected[at] == 0;
+					expected[at] += 1 + (uint64_t)i;
+				}
+			}
+		}
+		bool totals = true;
+		for (fg_node_id n = 1; n < fg_tree_size(t); n++)
+			if (expected[n] != 0 && fg_tree_total(t, n).whole != expected[n])
+				totals = false;
+		CHECK(added && missing == 0 && totals && paths == fg_tree_live_nodes(t) - 1,
+		      "tree: names of 0-19 bytes near ';' and NUL, out of order (round %d): %zu frames missing, "
+		      "%zu paths for %zu nodes, totals %s", round, missing, paths, fg_tree_live_nodes(t) - 1,
+		      totals ? "exact" : "wrong");
+		free(expected);
+		fg_tree_free(t);
+	}
+}
+
 int main(void)
 {
 	test_tree();
+	test_frame_bytes();
 	test_merge();
 	test_sorted_path();
 	return check_exit();
