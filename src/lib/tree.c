@@ -1071,6 +1071,7 @@ int fg_tree_finish(fg_tree *t)
 	t->links = malloc(t->size * sizeof(*t->links));
 	if (t->links == NULL)
 		return FG_ENOMEM;
+	fg_advise_huge(t->links, t->size * sizeof(*t->links));
 	memset(t->links, 0xff, t->size * sizeof(*t->links)); /* FG_NODE_NONE */
 	for (size_t id = t->size; id-- > 1;) {
 		fg_tree_links *parent = &t->links[t->nodes[id].parent];
