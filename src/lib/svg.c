@@ -310,20 +310,45 @@ static bool put_entity(writer *w, const frame *f)
  * The view data (viewdata.c). With more than one thread
  * (fg_graph_options.threads), a second one chooses its nodes and names
  * and writes its tree line into a buffer of its own while this one lays
- * out the frames and writes them; the first line and the names, which
- * need the entities the frames chose, come after. The second thread only
- * reads the tree, and the output is the same either way.
+ * out the frames; then, once this one has chosen the entities (which the
+ * names use), the first line and the names, while this one writes the
+ * frames. Both threads only read the tree and the entities, and the output
+ * is the same either way.
  */
 typedef struct view_job {
 	const fg_tree *tree;
 	size_t budget;
-	double threshold, named;
+	double threshold, named, factor;
+	fg_count total;
 	fg_view_data *prepared;
-	fg_buffer tree_line;
+	fg_buffer head, tree_line; /* the first line and the names; the tree */
 	int rc;
 	bool threaded;
 	pthread_t thread;
+	/* Set (under lock, then signalled) when the entities are chosen, or
+	 * when the writer gave up before: the names are written then. */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	bool decided;
+	const fg_entities *entities; /* NULL: the writer gave up */
+	bool nomem;                  /* an entity reference could not be added */
 } view_job;
+
+/* The view data's names: an entity reference where the frames have one. */
+static bool view_data_entity(void *context, fg_buffer *out, const char *name, size_t length)
+{
+	view_job *job = context;
+	return fg_entities_ref(job->entities, out, name, length, &job->nomem);
+}
+
+/* The first line and the names, into job->head (entities chosen). */
+static void put_view_names(view_job *job)
+{
+	job->rc = fg_view_data_put_names(&job->head, job->prepared, job->total, job->threshold,
+					 job->factor, view_data_entity, job);
+	if (job->rc == 0 && job->nomem)
+		job->rc = FG_ENOMEM;
+}
 
 static void *prepare_view_data(void *argument)
 {
@@ -332,14 +357,30 @@ static void *prepare_view_data(void *argument)
 				       job->named);
 	if (job->rc == 0)
 		job->rc = fg_view_data_put_tree(&job->tree_line, job->prepared);
+	if (!job->threaded)
+		return NULL;
+	pthread_mutex_lock(&job->lock);
+	while (!job->decided)
+		pthread_cond_wait(&job->changed, &job->lock);
+	pthread_mutex_unlock(&job->lock);
+	if (job->rc == 0 && job->entities != NULL)
+		put_view_names(job);
 	return NULL;
 }
 
-/* The view data's names: an entity reference where the frames have one. */
-static bool view_data_entity(void *context, fg_buffer *out, const char *name, size_t length)
+/* Tells the view data's thread that the entities are chosen (entities), or
+ * that the writer gave up (NULL), once. */
+static void entities_decided(view_job *job, const fg_entities *entities)
 {
-	writer *w = context;
-	return fg_entities_ref(w->entities, out, name, length, &w->nomem);
+	if (!job->threaded)
+		return;
+	pthread_mutex_lock(&job->lock);
+	if (!job->decided) { /* (the first word stands) */
+		job->decided = true;
+		job->entities = entities;
+		pthread_cond_signal(&job->changed);
+	}
+	pthread_mutex_unlock(&job->lock);
 }
 
 /* Writes the view data (after joining the job's thread) into w's output,
@@ -347,22 +388,26 @@ static bool view_data_entity(void *context, fg_buffer *out, const char *name, si
  * error of fg_output_write's or FG_ENOMEM. */
 static int put_view_data(writer *w, view_job *job, bool write)
 {
-	if (job->threaded)
+	if (job->threaded) {
+		entities_decided(job, write ? w->entities : NULL); /* (if not yet) */
 		pthread_join(job->thread, NULL);
-	else if (write)
+		pthread_cond_destroy(&job->changed);
+		pthread_mutex_destroy(&job->lock);
+	} else if (write) {
 		prepare_view_data(job);
+		job->entities = w->entities;
+		if (job->rc == 0)
+			put_view_names(job);
+	}
+	fg_buffer head = job->head;
+	job->head = (fg_buffer){0, 0, 0};
 	if (!write) {
+		fg_buffer_free(&head);
 		fg_buffer_free(&job->tree_line);
 		fg_view_data_free(job->prepared);
 		return 0;
 	}
-	fg_buffer head = {0, 0, 0};
 	int rc = job->rc;
-	if (rc == 0)
-		rc = fg_view_data_put_names(&head, job->prepared, w->d->root_count, job->threshold,
-					    w->o->factor, view_data_entity, w);
-	if (rc == 0 && w->nomem)
-		rc = FG_ENOMEM;
 	if (rc == 0) {
 		put(w, "<metadata id=\"fg-data\">");
 		rc = flush_line(w);
@@ -669,14 +714,25 @@ static int write_graph(writer *w, fg_error *err)
 	w->width_per_time = (o->width - 2.0 * XPAD) / w->time_max;
 	double threshold = o->min_width_percent ? w->time_max * o->min_width / 100
 						: o->min_width / w->width_per_time;
-	view_job view = {.tree = w->tree, .budget = (size_t)o->view_nodes, .threshold = threshold};
+	view_job view = {.tree = w->tree, .budget = (size_t)o->view_nodes, .threshold = threshold,
+			 .factor = o->factor, .total = w->d->root_count};
 	bool view_data = o->view_nodes > 0 && w->self_delta == NULL && !o->flamechart;
 	if (view_data) {
 		/* Names of frames 0.1 px wide or more (their order on screen is
 		 * certain) come from the frames, unless --nameattr retitles them. */
 		view.named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
 		view.threaded = fg_graph_thread_count(o) > 1 &&
-				pthread_create(&view.thread, NULL, prepare_view_data, &view) == 0;
+				pthread_mutex_init(&view.lock, NULL) == 0;
+		if (view.threaded && pthread_cond_init(&view.changed, NULL) != 0) {
+			pthread_mutex_destroy(&view.lock);
+			view.threaded = false;
+		}
+		if (view.threaded &&
+		    pthread_create(&view.thread, NULL, prepare_view_data, &view) != 0) {
+			pthread_cond_destroy(&view.changed);
+			pthread_mutex_destroy(&view.lock);
+			view.threaded = false;
+		}
 	}
 	frame *frames = NULL;
 	size_t count = 0;
@@ -693,6 +749,8 @@ static int write_graph(writer *w, fg_error *err)
 	if (rc != 0 || (rc = by_color(frames, count)) != 0 ||
 	    (rc = choose_entities(w, frames, count)) != 0)
 		goto fail;
+	if (view_data)
+		entities_decided(&view, w->entities);
 
 	double W = o->width, H = w->image_height;
 	put_header(w, H, false);
