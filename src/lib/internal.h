@@ -41,6 +41,14 @@ unsigned fg_usable_cpus(void);
 /* A 64-bit hash of bytes: fast on long keys (8 bytes a step), good spread. */
 uint64_t fg_hash_bytes(const void *bytes, size_t length);
 
+/* The core step of fg_hash_bytes (and of tree.c's name hash): a 64x64 ->
+ * 128-bit multiply, folded. */
+static inline uint64_t fg_hash_mix(uint64_t a, uint64_t b)
+{
+	unsigned __int128 r = (unsigned __int128)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
 /* Whitespace as Perl's \s in byte mode: space, \t, \n, \v, \f, \r. */
 static inline int fg_is_space(unsigned char c)
 {

@@ -368,6 +368,22 @@ static void *prepare_view_data(void *argument)
 	return NULL;
 }
 
+/* Starts the view data's thread (job->threaded), if it can: else the
+ * view data is made on this one, after the frames. */
+static void start_view_thread(view_job *job)
+{
+	if (pthread_mutex_init(&job->lock, NULL) != 0)
+		return;
+	if (pthread_cond_init(&job->changed, NULL) == 0) {
+		job->threaded = true; /* (before the thread reads it) */
+		if (pthread_create(&job->thread, NULL, prepare_view_data, job) == 0)
+			return;
+		job->threaded = false;
+		pthread_cond_destroy(&job->changed);
+	}
+	pthread_mutex_destroy(&job->lock);
+}
+
 /* Tells the view data's thread that the entities are chosen (entities), or
  * that the writer gave up (NULL), once. */
 static void entities_decided(view_job *job, const fg_entities *entities)
@@ -721,18 +737,8 @@ static int write_graph(writer *w, fg_error *err)
 		/* Names of frames 0.1 px wide or more (their order on screen is
 		 * certain) come from the frames, unless --nameattr retitles them. */
 		view.named = w->attributes != NULL ? NAN : fmax(threshold, 0.1 / w->width_per_time);
-		view.threaded = fg_graph_thread_count(o) > 1 &&
-				pthread_mutex_init(&view.lock, NULL) == 0;
-		if (view.threaded && pthread_cond_init(&view.changed, NULL) != 0) {
-			pthread_mutex_destroy(&view.lock);
-			view.threaded = false;
-		}
-		if (view.threaded &&
-		    pthread_create(&view.thread, NULL, prepare_view_data, &view) != 0) {
-			pthread_cond_destroy(&view.changed);
-			pthread_mutex_destroy(&view.lock);
-			view.threaded = false;
-		}
+		if (fg_graph_thread_count(o) > 1)
+			start_view_thread(&view);
 	}
 	frame *frames = NULL;
 	size_t count = 0;

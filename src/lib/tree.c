@@ -112,17 +112,11 @@ static void free_child_slots(fg_tree *t)
 #define BYTES_01 0x0101010101010101ull
 #define BYTES_80 0x8080808080808080ull
 
-static inline uint64_t hash_mix(uint64_t a, uint64_t b)
-{
-	unsigned __int128 r = (unsigned __int128)a * b;
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-
-static inline uint64_t hash_word(uint64_t h, uint64_t word) { return hash_mix(h ^ word, HASH_K1); }
+static inline uint64_t hash_word(uint64_t h, uint64_t word) { return fg_hash_mix(h ^ word, HASH_K1); }
 
 static inline uint64_t hash_end(uint64_t h, uint64_t last, size_t length)
 {
-	return hash_mix(h ^ last ^ HASH_K1, length ^ HASH_K0);
+	return fg_hash_mix(h ^ last ^ HASH_K1, length ^ HASH_K0);
 }
 
 /* The low n bytes of word (n < 8). */

@@ -185,20 +185,13 @@ static inline uint64_t read64(const unsigned char *p)
 	return v;
 }
 
-static inline uint64_t mix(uint64_t a, uint64_t b)
-{
-	/* 64x64 -> 128 multiply, folded: the core step of wyhash-like hashes. */
-	unsigned __int128 r = (unsigned __int128)a * b;
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-
 uint64_t fg_hash_bytes(const void *bytes, size_t length)
 {
 	const unsigned char *p = bytes;
 	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
 	uint64_t h = length * k0 ^ 0x8ebc6af09c88c6e3ull;
 	while (length >= 16) {
-		h = mix(read64(p) ^ k1 ^ h, read64(p + 8) ^ k0);
+		h = fg_hash_mix(read64(p) ^ k1 ^ h, read64(p + 8) ^ k0);
 		p += 16;
 		length -= 16;
 	}
@@ -211,7 +204,7 @@ uint64_t fg_hash_bytes(const void *bytes, size_t length)
 		memcpy(tail, p, length);
 		a = read64(tail);
 	}
-	return mix(h ^ a ^ k1, b ^ k0 ^ length);
+	return fg_hash_mix(h ^ a ^ k1, b ^ k0 ^ length);
 }
 
 struct fg_arena_block {
