@@ -33,11 +33,12 @@
  * written in a few milliseconds with one bit per node. The weight of the
  * budget's last node is found by one histogram of the node totals when it
  * is below 65535 (the usual case), else by a radix select (one 16-bit
- * digit per pass, highest first), not by sorting; pre-order walks descend
- * only into kept nodes, with a stack of node ids, and the first lists them,
- * so that each kept node's name number is found once, by name id, and
- * read by its place in pre-order after. Everything is iterative: the tree
- * may be deep.
+ * digit per pass, highest first), not by sorting. One pre-order walk
+ * descends only into kept nodes, with a stack of node ids, and lists them
+ * with their depth, own samples and left-out children's weight: each kept
+ * node's name number is then found once, by name id, and the TREE line is
+ * written from the list alone, without going back to the tree.
+ * Everything is iterative: the tree may be deep.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ static inline bool live(const fg_tree *t, fg_node_id n)
 typedef struct selection {
 	uint64_t whole, frac; /* the weight of the last node kept */
 	size_t equal;         /* how many nodes of exactly that weight are kept */
+	size_t budget;        /* how many nodes are kept in all */
 	bool all;             /* every node is kept */
 } selection;
 
@@ -121,7 +123,7 @@ static bool select_light(const fg_tree *t, size_t *need, uint32_t *histogram, ui
 /* Which nodes a budget keeps: the `budget` heaviest. */
 static int select_weight(const fg_tree *t, size_t budget, selection *s)
 {
-	*s = (selection){0, 0, 0, fg_tree_live_nodes(t) <= budget};
+	*s = (selection){.budget = budget, .all = fg_tree_live_nodes(t) <= budget};
 	if (s->all)
 		return 0;
 	uint32_t *histogram = malloc(65536 * sizeof(*histogram));
@@ -160,16 +162,25 @@ static bool keep(const fg_tree *t, selection *s, fg_node_id n)
 	return true;
 }
 
-/* A stack of nodes to visit, with their depths. */
+/* A kept node, in pre-order: what the TREE line says of it. */
+typedef struct kept_node {
+	fg_node_id node;
+	uint32_t depth;
+	fg_count self;  /* its own samples */
+	fg_count other; /* what its left-out children weigh */
+} kept_node;
+
+typedef struct kept_nodes {
+	kept_node *nodes;
+	size_t count, capacity;
+} kept_nodes;
+
+/* A node to visit, with its depth and its parent's place in the list. */
 typedef struct visit {
 	fg_node_id node;
 	uint32_t depth;
+	size_t parent;
 } visit;
-
-typedef struct walk {
-	visit *stack;
-	size_t used, capacity;
-} walk;
 
 static void reverse_visits(visit *v, size_t count)
 {
@@ -180,74 +191,69 @@ static void reverse_visits(visit *v, size_t count)
 	}
 }
 
-/* Pushes the children of n that are kept, first child on top, at
- * depth + 1. */
-static int push_children(walk *w, const fg_tree *t, fg_node_id n, uint32_t depth,
-			 const uint8_t *kept)
-{
-	size_t first = w->used;
-	for (fg_node_id c = fg_node_first_child(t, n); c != FG_NODE_NONE; c = fg_node_next_sibling(t, c)) {
-		if (!(kept[c >> 3] >> (c & 7) & 1))
-			continue;
-		if (fg_grow((void **)&w->stack, &w->capacity, w->used + 1, sizeof(*w->stack)) != 0)
-			return FG_ENOMEM;
-		w->stack[w->used++] = (visit){c, depth + 1};
-	}
-	reverse_visits(w->stack + first, w->used - first);
-	return 0;
-}
-
 #define KEPT(kept, n) ((kept)[(n) >> 3] >> ((n) & 7) & 1)
 
-/* The kept nodes, in pre-order. */
-typedef struct kept_nodes {
-	fg_node_id *nodes;
-	size_t count, capacity;
-} kept_nodes;
-
-/* Marks the kept nodes in `kept` (a bit per node id) and lists them in
- * `list`, in pre-order as the ties require; sums what the left-out ones
- * weigh. */
+/*
+ * Marks the kept nodes in `kept` (a bit per node id) and lists them in
+ * `list`, in pre-order as the ties require, each with its own samples and
+ * its left-out children's weight (one walk of each kept node's children:
+ * the TREE line is then written from the list alone); sums what every
+ * left-out node weighs.
+ */
 static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *list,
 		     fg_count *other)
 {
-	walk w = {0, 0, 0};
-	if (fg_grow((void **)&w.stack, &w.capacity, 1, sizeof(*w.stack)) != 0)
+	visit *stack = NULL;
+	size_t used = 0, capacity = 0;
+	/* The list's size is known (the budget, or every node): one
+	 * allocation, not a copy at every doubling. */
+	size_t expected = s->all ? fg_tree_live_nodes(t) : s->budget;
+	if (fg_grow((void **)&list->nodes, &list->capacity, expected, sizeof(*list->nodes)) != 0 ||
+	    fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0)
 		return FG_ENOMEM;
-	w.stack[w.used++] = (visit){0, 0};
+	stack[used++] = (visit){0, 0, 0};
 	*other = (fg_count){0, 0};
-	while (w.used > 0) {
-		visit v = w.stack[--w.used];
+	while (used > 0) {
+		visit v = stack[--used];
 		/* (The root is the heaviest and first: kept, using up a tie.) */
 		if (!keep(t, s, v.node) && v.node != 0) {
-			fg_count_add_inline(other, fg_node_total(t, v.node));
+			fg_count total = fg_node_total(t, v.node);
+			fg_count_add_inline(other, total);
+			fg_count_add_inline(&list->nodes[v.parent].other, total);
 			continue;
 		}
 		kept[v.node >> 3] |= (uint8_t)(1u << (v.node & 7));
 		if (fg_grow((void **)&list->nodes, &list->capacity, list->count + 1,
 			    sizeof(*list->nodes)) != 0) {
-			free(w.stack);
+			free(stack);
 			return FG_ENOMEM;
 		}
-		list->nodes[list->count++] = v.node;
+		size_t at = list->count++;
+		kept_node *k = &list->nodes[at];
+		*k = (kept_node){v.node, v.depth, {0, 0}, {0, 0}};
 		/* Children lighter than the selection are left out now; the
 		 * others are decided in pre-order (ties use the quota up). */
-		size_t first = w.used;
+		fg_count children = {0, 0};
+		size_t first = used;
 		for (fg_node_id c = fg_node_first_child(t, v.node); c != FG_NODE_NONE;
 		     c = fg_node_next_sibling(t, c)) {
+			fg_count total = fg_node_total(t, c);
+			fg_count_add_inline(&children, total);
 			if (below(t, s, c)) {
-				fg_count_add_inline(other, fg_node_total(t, c));
+				fg_count_add_inline(other, total);
+				fg_count_add_inline(&k->other, total);
 				continue;
 			}
-			if (fg_grow((void **)&w.stack, &w.capacity, w.used + 1, sizeof(*w.stack)) != 0) {
-				free(w.stack);
+			if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0) {
+				free(stack);
 				return FG_ENOMEM;
 			}
-			w.stack[w.used++] = (visit){c, v.depth + 1};
+			stack[used++] = (visit){c, v.depth + 1, at};
 		}
-		reverse_visits(w.stack + first, w.used - first);
+		k->self = fg_count_sub_floor(fg_node_total(t, v.node), children);
+		reverse_visits(stack + first, used - first);
 	}
-	free(w.stack);
+	free(stack);
 	return 0;
 }
 
@@ -357,7 +363,7 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 		goto done;
 	size_t count = 0;
 	for (size_t k = 1; k < kept->count; k++) { /* (the root comes first) */
-		fg_node_id n = kept->nodes[k];
+		fg_node_id n = kept->nodes[k].node;
 		if (omit && fg_count_to_double(fg_node_total(t, n)) >= named)
 			continue;
 		uint32_t id = fg_node_name_id(t, n);
@@ -448,52 +454,31 @@ static int put_name(fg_buffer *out, fg_buffer *scratch, const char *bytes, size_
 }
 
 /* The tree line: kept nodes in pre-order (see the top of this file). */
-static int put_tree(fg_buffer *out, const fg_tree *t, const uint8_t *kept,
-		    const shown_names *names)
+static int put_tree(fg_buffer *out, const kept_nodes *list, const shown_names *names)
 {
-	walk w = {0, 0, 0};
-	if (fg_grow((void **)&w.stack, &w.capacity, 1, sizeof(*w.stack)) != 0)
-		return FG_ENOMEM;
-	w.stack[w.used++] = (visit){0, 0};
 	uint32_t previous_depth = 0;
-	size_t k = 0; /* the node's place in pre-order: this walk meets the kept
-			 nodes in the order mark_kept listed them (the same
-			 children, pushed the same way) */
 	int failed = 0; /* any append: a hole would misnumber what follows */
-	while (w.used > 0) {
-		visit v = w.stack[--w.used];
-		fg_node_id n = v.node;
-		if (n != 0) {
-			uint32_t up = previous_depth + 1 - v.depth;
+	for (size_t k = 0; k < list->count && !failed; k++) {
+		const kept_node *e = &list->nodes[k];
+		if (e->node != 0) {
+			uint32_t up = previous_depth + 1 - e->depth;
 			if (up == 0)
 				failed |= fg_buffer_append(out, ",", 1);
 			while (up-- > 0)
 				failed |= fg_buffer_append(out, ")", 1);
 		}
-		previous_depth = v.depth;
-		fg_count total = fg_node_total(t, n);
-		if (n == 0)
+		previous_depth = e->depth;
+		if (e->node == 0)
 			failed |= put_base36(out, 0);
 		else if (names->of_kept[k] != 0)
 			failed |= put_base36(out, names->number[names->of_kept[k]]);
-		k++;
-		fg_count children = {0, 0}, other = {0, 0};
-		for (fg_node_id c = fg_node_first_child(t, n); c != FG_NODE_NONE; c = fg_node_next_sibling(t, c)) {
-			fg_count_add_inline(&children, fg_node_total(t, c));
-			if (!KEPT(kept, c))
-				fg_count_add_inline(&other, fg_node_total(t, c));
-		}
-		fg_count self = fg_count_sub_floor(total, children);
-		if (!fg_count_is_zero(self))
-			failed |= put_count(out, ':', self);
-		if (!fg_count_is_zero(other))
-			failed |= put_count(out, '!', other);
-		if (failed || push_children(&w, t, n, v.depth, kept) != 0) {
-			free(w.stack);
-			return FG_ENOMEM;
-		}
+		if (!fg_count_is_zero(e->self))
+			failed |= put_count(out, ':', e->self);
+		if (!fg_count_is_zero(e->other))
+			failed |= put_count(out, '!', e->other);
 	}
-	free(w.stack);
+	if (failed)
+		return FG_ENOMEM;
 	return fg_buffer_append(out, "\n", 1);
 }
 
@@ -591,7 +576,7 @@ int fg_view_data_put_names(fg_buffer *out, const fg_view_data *v, fg_count total
 
 int fg_view_data_put_tree(fg_buffer *out, const fg_view_data *v)
 {
-	return put_tree(out, v->tree, v->kept, &v->names);
+	return put_tree(out, &v->list, &v->names);
 }
 
 int fg_view_data_write(fg_buffer *out, const fg_tree *t, size_t budget, fg_count total,
