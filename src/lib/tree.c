@@ -305,33 +305,73 @@ static int compare_names(const fg_tree *t, uint32_t a, uint32_t b)
 /* ----------------------------------------------------------------- nodes */
 
 /*
- * From now on, counts in 32 bits (an own count past 16 bits; at
- * fg_tree_finish and fg_tree_merge in any case). In place, so that the
- * two widths never take room together: in the block's own room when it
- * has enough (fg_grow reserves ahead), else grown by realloc; each count
- * moved from the last down, written over counts already moved.
+ * Counts of `from` bytes (8 or 16 bits) in `block`, `size` of them in room
+ * for *capacity, made counts of `to` bytes (16 or 32) in place, so that
+ * the two widths never take room together: in the block's own room when
+ * it has enough (fg_grow reserves ahead), else grown by realloc; each
+ * count moved from the last down, written over counts already moved.
+ * Returns the block (*capacity: in wide counts) or NULL (unchanged).
  */
+static void *widen_in_place(void *block, size_t *capacity, size_t size, size_t from, size_t to)
+{
+	unsigned char *b = block;
+	size_t room = *capacity * from / to;
+	if (room < size) {
+		if (*capacity > SIZE_MAX / to || (b = realloc(b, *capacity * to)) == NULL)
+			return NULL;
+		room = *capacity;
+	}
+	for (size_t i = size; i-- > 0;) {
+		uint16_t v16;
+		uint32_t v;
+		if (from == 1) {
+			v = b[i];
+		} else {
+			memcpy(&v16, b + i * 2, 2);
+			v = v16;
+		}
+		if (to == 2) {
+			v16 = (uint16_t)v;
+			memcpy(b + i * 2, &v16, 2);
+		} else {
+			memcpy(b + i * 4, &v, 4);
+		}
+	}
+	*capacity = room;
+	return b;
+}
+
+/* From now on, counts in 16 bits at least (an own count past 8 bits). */
+static int widen_byte_counts(fg_tree *t)
+{
+	if (t->byte_count == NULL)
+		return 0;
+	size_t capacity = t->byte_count_capacity;
+	void *block = widen_in_place(t->byte_count, &capacity, t->size, 1, 2);
+	if (block == NULL)
+		return FG_ENOMEM;
+	t->byte_count = NULL;
+	t->byte_count_capacity = 0;
+	t->tiny = block;
+	t->tiny_capacity = capacity;
+	return 0;
+}
+
+/* From now on, counts in 32 bits at least (an own count past 16 bits; at
+ * fg_tree_finish and fg_tree_merge in any case). */
 static int widen_tiny(fg_tree *t)
 {
+	if (widen_byte_counts(t) != 0)
+		return FG_ENOMEM;
 	if (t->tiny == NULL)
 		return 0;
-	unsigned char *block = (unsigned char *)t->tiny;
-	size_t capacity = t->tiny_capacity * sizeof(uint16_t) / sizeof(uint32_t);
-	if (capacity < t->size) {
-		if (t->tiny_capacity > SIZE_MAX / sizeof(uint32_t) ||
-		    (block = realloc(block, t->tiny_capacity * sizeof(uint32_t))) == NULL)
-			return FG_ENOMEM;
-		capacity = t->tiny_capacity;
-	}
-	for (size_t i = t->size; i-- > 0;) {
-		uint16_t tiny;
-		memcpy(&tiny, block + i * sizeof(tiny), sizeof(tiny));
-		uint32_t narrow = tiny;
-		memcpy(block + i * sizeof(narrow), &narrow, sizeof(narrow));
-	}
+	size_t capacity = t->tiny_capacity;
+	void *block = widen_in_place(t->tiny, &capacity, t->size, 2, 4);
+	if (block == NULL)
+		return FG_ENOMEM;
 	t->tiny = NULL;
 	t->tiny_capacity = 0;
-	t->narrow = (uint32_t *)(void *)block;
+	t->narrow = block;
 	t->narrow_capacity = capacity;
 	return 0;
 }
@@ -360,13 +400,22 @@ static int widen_counts(fg_tree *t)
 
 static inline size_t count_capacity(const fg_tree *t)
 {
-	return t->tiny != NULL ? t->tiny_capacity
+	return t->byte_count != NULL ? t->byte_count_capacity
+	       : t->tiny != NULL ? t->tiny_capacity
 	       : t->whole != NULL ? t->whole_capacity : t->narrow_capacity;
 }
 
 /* Adds units to node id's own whole count. */
 static inline int add_units(fg_tree *t, fg_node_id id, uint64_t units)
 {
+	if (t->byte_count != NULL) {
+		if (units <= (uint64_t)(UINT8_MAX - t->byte_count[id])) {
+			t->byte_count[id] += (uint8_t)units;
+			return 0;
+		}
+		if (widen_byte_counts(t) != 0)
+			return FG_ENOMEM;
+	}
 	if (t->tiny != NULL) {
 		if (units <= (uint64_t)(UINT16_MAX - t->tiny[id])) {
 			t->tiny[id] += (uint16_t)units;
@@ -390,7 +439,9 @@ static inline int add_units(fg_tree *t, fg_node_id id, uint64_t units)
 /* Sets node id's whole count to 0. */
 static inline void clear_units(fg_tree *t, fg_node_id id)
 {
-	if (t->tiny != NULL)
+	if (t->byte_count != NULL)
+		t->byte_count[id] = 0;
+	else if (t->tiny != NULL)
 		t->tiny[id] = 0;
 	else if (t->whole != NULL)
 		t->whole[id] = 0;
@@ -425,7 +476,9 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 	if (t->size >= FG_NODE_NONE - 1 ||
 	    fg_grow((void **)&t->nodes, &t->capacity, need, sizeof(*t->nodes)) != 0)
 		return FG_NODE_NONE;
-	if (t->tiny != NULL
+	if (t->byte_count != NULL
+		    ? fg_grow((void **)&t->byte_count, &t->byte_count_capacity, need, 1) != 0
+		    : t->tiny != NULL
 		    ? fg_grow((void **)&t->tiny, &t->tiny_capacity, need, sizeof(*t->tiny)) != 0
 		    : t->whole != NULL
 		    ? fg_grow((void **)&t->whole, &t->whole_capacity, need, sizeof(*t->whole)) != 0
@@ -467,7 +520,7 @@ fg_tree *fg_tree_new(unsigned flags)
 	t->name_capacity = 2;
 	if (t->name_slots == NULL || t->names == NULL ||
 	    fg_grow((void **)&t->store, &t->store_capacity, 1, 1) != 0 || intern(t, "", 0) != 0 ||
-	    fg_grow((void **)&t->tiny, &t->tiny_capacity, 1, sizeof(*t->tiny)) != 0 ||
+	    fg_grow((void **)&t->byte_count, &t->byte_count_capacity, 1, 1) != 0 ||
 	    new_node(t, FG_NODE_NONE, 0) != 0) {
 		fg_tree_free(t);
 		return NULL;
@@ -485,6 +538,7 @@ void fg_tree_free(fg_tree *t)
 	free_name_slots(t);
 	free(t->nodes);
 	free(t->links);
+	free(t->byte_count);
 	free(t->tiny);
 	free(t->narrow);
 	free(t->whole);

@@ -57,11 +57,14 @@ struct fg_tree {
 	size_t size, capacity;
 	fg_tree_links *links;    /* NULL until fg_tree_finish */
 	/* Count per node: its own while building, inclusive after. While every
-	 * own count fits in 16 bits, and only while building, they are kept in
-	 * `tiny` (tree.c: never seen outside it: fg_tree_finish and
-	 * fg_tree_merge widen them first); while they fit in 32 bits (and after
-	 * fg_tree_finish, while the grand total does, and with it every
-	 * inclusive total) in `narrow`; else in `whole`. The others are NULL. */
+	 * own count fits in 8 bits, and only while building, they are kept in
+	 * `byte_count`, then while they fit in 16 bits in `tiny` (tree.c: never
+	 * seen outside it: fg_tree_finish and fg_tree_merge widen them first);
+	 * while they fit in 32 bits (and after fg_tree_finish, while the grand
+	 * total does, and with it every inclusive total) in `narrow`; else in
+	 * `whole`. The others are NULL. */
+	uint8_t *byte_count;
+	size_t byte_count_capacity;
 	uint16_t *tiny;
 	size_t tiny_capacity;
 	uint32_t *narrow;

@@ -174,6 +174,42 @@ static void test_tree(void)
 	      "tree: counts past 2^32 are exact");
 	fg_tree_free(t);
 
+	/* Own counts stay in 8 bits until one passes 255 (a fraction's carry
+	 * included), then in 16: every count moved in place, exact. */
+	for (int over = 0; over <= 1; over++) {
+		t = fg_tree_new(0);
+		char stack[32];
+		for (int i = 0; i < 3000; i++) {
+			snprintf(stack, sizeof(stack), "n%d;m%d", i % 7, i);
+			add(t, stack, (uint64_t)(i % 255) + 1);
+		}
+		fg_tree_add(t, "a;b", 3, (fg_count){254, FG_COUNT_FRAC_ONE / 2}, NULL);
+		bool byte_before = t->byte_count != NULL;
+		fg_tree_add(t, "a;b", 3, (fg_count){(uint64_t)over, FG_COUNT_FRAC_ONE / 2}, NULL);
+		bool byte_after = t->byte_count != NULL, tiny_after = t->tiny != NULL;
+		fg_tree_finish(t);
+		int wrong = 0;
+		uint64_t sums[7] = {0};
+		for (int i = 0; i < 3000; i++) {
+			char parent[16];
+			snprintf(parent, sizeof(parent), "n%d", i % 7);
+			snprintf(stack, sizeof(stack), "m%d", i);
+			fg_node_id n = child_named(t, child_named(t, 0, parent), stack);
+			wrong += fg_tree_total(t, n).whole != (uint64_t)(i % 255) + 1;
+			sums[i % 7] += (uint64_t)(i % 255) + 1;
+		}
+		for (int k = 0; k < 7; k++) {
+			snprintf(stack, sizeof(stack), "n%d", k);
+			wrong += fg_tree_total(t, child_named(t, 0, stack)).whole != sums[k];
+		}
+		fg_node_id a = child_named(t, 0, "a");
+		CHECK(byte_before && byte_after == !over && tiny_after == (bool)over && wrong == 0 &&
+		      fg_tree_total(t, child_named(t, a, "b")).whole == 255 + (uint64_t)over,
+		      "tree: own counts in 8 bits up to 255, 16 bits past it (%s), all exact",
+		      over ? "256 by a fraction's carry" : "255 by a carry: still 8");
+		fg_tree_free(t);
+	}
+
 	/* Own counts stay in 16 bits until one passes 65535 (a fraction's
 	 * carry included), then in 32; totals are exact either way. */
 	for (int over = 0; over <= 1; over++) {
