@@ -305,23 +305,24 @@ static int compare_names(const fg_tree *t, uint32_t a, uint32_t b)
 /* ----------------------------------------------------------------- nodes */
 
 /*
- * Counts of `from` bytes (8 or 16 bits) in `block`, `size` of them in room
- * for *capacity, made counts of `to` bytes (16 or 32) in place, so that
- * the two widths never take room together: in the block's own room when
- * it has enough (fg_grow reserves ahead), else grown by realloc; each
- * count moved from the last down, written over counts already moved.
- * Returns the block (*capacity: in wide counts) or NULL (unchanged).
+ * The counts in *narrow (`from` bytes each, room for *narrow_capacity)
+ * made counts of `to` bytes in *wide (NULL before), *narrow then NULL. In
+ * place, so that the two widths never take room together: in the block's
+ * own room when it has enough (fg_grow reserves ahead), else grown by
+ * realloc; each count moved from the last down, written over counts
+ * already moved. 0 or FG_ENOMEM (nothing changed).
  */
-static void *widen_in_place(void *block, size_t *capacity, size_t size, size_t from, size_t to)
+static int widen_in_place(fg_tree *t, void **narrow, size_t *narrow_capacity, size_t from,
+			  void **wide, size_t *wide_capacity, size_t to)
 {
-	unsigned char *b = block;
-	size_t room = *capacity * from / to;
-	if (room < size) {
-		if (*capacity > SIZE_MAX / to || (b = realloc(b, *capacity * to)) == NULL)
-			return NULL;
-		room = *capacity;
+	unsigned char *b = *narrow;
+	size_t room = *narrow_capacity * from / to;
+	if (room < t->size) {
+		if (*narrow_capacity > SIZE_MAX / to || (b = realloc(b, *narrow_capacity * to)) == NULL)
+			return FG_ENOMEM;
+		room = *narrow_capacity;
 	}
-	for (size_t i = size; i-- > 0;) {
+	for (size_t i = t->size; i-- > 0;) {
 		uint16_t v16;
 		uint32_t v;
 		if (from == 1) {
@@ -337,8 +338,11 @@ static void *widen_in_place(void *block, size_t *capacity, size_t size, size_t f
 			memcpy(b + i * 4, &v, 4);
 		}
 	}
-	*capacity = room;
-	return b;
+	*narrow = NULL;
+	*narrow_capacity = 0;
+	*wide = b;
+	*wide_capacity = room;
+	return 0;
 }
 
 /* From now on, counts in 16 bits at least (an own count past 8 bits). */
@@ -346,15 +350,8 @@ static int widen_byte_counts(fg_tree *t)
 {
 	if (t->byte_count == NULL)
 		return 0;
-	size_t capacity = t->byte_count_capacity;
-	void *block = widen_in_place(t->byte_count, &capacity, t->size, 1, 2);
-	if (block == NULL)
-		return FG_ENOMEM;
-	t->byte_count = NULL;
-	t->byte_count_capacity = 0;
-	t->tiny = block;
-	t->tiny_capacity = capacity;
-	return 0;
+	return widen_in_place(t, (void **)&t->byte_count, &t->byte_count_capacity, 1,
+			      (void **)&t->tiny, &t->tiny_capacity, 2);
 }
 
 /* From now on, counts in 32 bits at least (an own count past 16 bits; at
@@ -365,15 +362,8 @@ static int widen_tiny(fg_tree *t)
 		return FG_ENOMEM;
 	if (t->tiny == NULL)
 		return 0;
-	size_t capacity = t->tiny_capacity;
-	void *block = widen_in_place(t->tiny, &capacity, t->size, 2, 4);
-	if (block == NULL)
-		return FG_ENOMEM;
-	t->tiny = NULL;
-	t->tiny_capacity = 0;
-	t->narrow = block;
-	t->narrow_capacity = capacity;
-	return 0;
+	return widen_in_place(t, (void **)&t->tiny, &t->tiny_capacity, 2, (void **)&t->narrow,
+			      &t->narrow_capacity, 4);
 }
 
 /* From now on, counts in 64 bits (an own count past 32 bits; at
