@@ -5,7 +5,7 @@
 # Input: the reference inputs (../shared/reference) concatenated to about
 # FG_BENCH_MB megabytes (default 300) in $TMPDIR. Each program runs 5 times
 # per thread count, output to a file; the median wall time gives MB/s, and
-# /usr/bin/time -v the peak RSS. Prints one line per case:
+# /usr/bin/time -v the peak RSS (MB: 10^6 bytes). Prints one line per case:
 #   fg-collapse-dtrace -j1   MB 300.0   median 0.512 s   586.1 MB/s   peak RSS 12.3 MB
 set -eu
 cd "$(dirname "$0")/.."
@@ -54,7 +54,7 @@ bench() { # PROGRAM INPUT JOBS
 	median=$(printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p")
 	awk -v p="$prog" -v j="$jobs" -v mb="$mb" -v t="$median" -v rss="$rss" 'BEGIN {
 		printf "%-20s -j%-3s MB %7s   median %6.3f s   %8.1f MB/s   peak RSS %6.1f MB\n",
-			p, j, mb, t, (t > 0 ? mb / t : 0), rss / 1024 }'
+			p, j, mb, t, (t > 0 ? mb / t : 0), rss * 1024 / 1e6 }'
 }
 
 for j in $jobs_list; do

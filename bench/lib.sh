@@ -9,7 +9,8 @@
 #       LABEL  MB 502.3  median 0.412 s  1219.2 MB/s  CPU 0.398 s  peak RSS 7.5 MB
 #       and, when BENCH_TARGET_MBS / BENCH_TARGET_RSS are set, whether the
 #       run met those targets: [1000 MB/s: missed, 0.19x; RSS <= 56 MB: met]
-#       (CPU: user + system time, the median; with threads it exceeds the
+#       (MB: 10^6 bytes, input and peak RSS alike. CPU: user + system
+#       time, the median; with threads it exceeds the
 #       wall time, and on a busy machine it is the steadier figure).
 #       BENCH_LAST_US is then the median in microseconds.
 
@@ -53,14 +54,15 @@ bench_run() {
 	awk -v l="$label" -v b="$(stat -L -c %s "$input")" -v us="$median" -v cpu="$cpu_median" -v rss="$rss" \
 		-v mbs="${BENCH_TARGET_MBS:-}" -v most="${BENCH_TARGET_RSS:-}" 'BEGIN {
 		rate = us > 0 ? b / us : 0
+		mb = rss * 1024 / 1e6 # (time reports KiB; MB here are 10^6 bytes, as in MB/s)
 		printf "%-34s MB %7.1f   median %6.3f s   %7.1f MB/s   CPU %6.3f s   peak RSS %6.1f MB",
-			l, b / 1e6, us / 1e6, rate, cpu / 1e6, rss / 1024
+			l, b / 1e6, us / 1e6, rate, cpu / 1e6, mb
 		verdict = ""
 		if (mbs != "")
 			verdict = sprintf("%s MB/s: %s, %.2fx", mbs, (rate >= mbs ? "met" : "missed"), rate / mbs)
 		if (most != "")
 			verdict = verdict (verdict != "" ? "; " : "") \
-				sprintf("RSS <= %s MB: %s", most, (rss / 1024 <= most ? "met" : "missed"))
+				sprintf("RSS <= %s MB: %s", most, (mb <= most ? "met" : "missed"))
 		printf "%s\n", (verdict != "" ? "   [" verdict "]" : "") }'
 	rm -f "$BENCH_TMP/rss"
 }
