@@ -162,18 +162,52 @@ static bool keep(const fg_tree *t, selection *s, fg_node_id n)
 	return true;
 }
 
-/* A kept node, in pre-order: what the TREE line says of it. */
+/*
+ * A kept node, in pre-order: what the TREE line says of it, in 16 bytes
+ * (a budget may keep millions). A count is its whole units when it has no
+ * fraction and fits in 31 bits, else WIDE | its index in the list's
+ * `wide` counts.
+ */
+#define WIDE 0x80000000u
 typedef struct kept_node {
 	fg_node_id node;
 	uint32_t depth;
-	fg_count self;  /* its own samples */
-	fg_count other; /* what its left-out children weigh */
+	uint32_t self;  /* its own samples */
+	uint32_t other; /* what its left-out children weigh */
 } kept_node;
 
 typedef struct kept_nodes {
 	kept_node *nodes;
 	size_t count, capacity;
+	fg_count *wide;
+	size_t wide_count, wide_capacity;
 } kept_nodes;
+
+static fg_count kept_count(const kept_nodes *list, uint32_t v)
+{
+	return v & WIDE ? list->wide[v & ~WIDE] : (fg_count){v, 0};
+}
+
+/* Sets a count of a kept node (*v: 0, or a count set before). 0 or
+ * FG_ENOMEM. */
+static int set_kept_count(kept_nodes *list, uint32_t *v, fg_count c)
+{
+	if (c.frac == 0 && c.whole < WIDE && !(*v & WIDE)) {
+		*v = (uint32_t)c.whole;
+		return 0;
+	}
+	if (*v & WIDE) {
+		list->wide[*v & ~WIDE] = c;
+		return 0;
+	}
+	if (list->wide_count >= WIDE ||
+	    fg_grow((void **)&list->wide, &list->wide_capacity, list->wide_count + 1,
+		    sizeof(*list->wide)) != 0)
+		return FG_ENOMEM;
+	list->wide[list->wide_count] = c;
+	*v = WIDE | (uint32_t)list->wide_count++;
+	return 0;
+}
 
 /* A node to visit, with its depth and its parent's place in the list. */
 typedef struct visit {
@@ -219,7 +253,13 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 		if (!keep(t, s, v.node) && v.node != 0) {
 			fg_count total = fg_node_total(t, v.node);
 			fg_count_add_inline(other, total);
-			fg_count_add_inline(&list->nodes[v.parent].other, total);
+			uint32_t *parent_other = &list->nodes[v.parent].other;
+			fg_count sum = kept_count(list, *parent_other);
+			fg_count_add_inline(&sum, total);
+			if (set_kept_count(list, parent_other, sum) != 0) {
+				free(stack);
+				return FG_ENOMEM;
+			}
 			continue;
 		}
 		kept[v.node >> 3] |= (uint8_t)(1u << (v.node & 7));
@@ -230,10 +270,10 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 		}
 		size_t at = list->count++;
 		kept_node *k = &list->nodes[at];
-		*k = (kept_node){v.node, v.depth, {0, 0}, {0, 0}};
+		*k = (kept_node){v.node, v.depth, 0, 0};
 		/* Children lighter than the selection are left out now; the
 		 * others are decided in pre-order (ties use the quota up). */
-		fg_count children = {0, 0};
+		fg_count children = {0, 0}, left_out = {0, 0};
 		size_t first = used;
 		for (fg_node_id c = fg_node_first_child(t, v.node); c != FG_NODE_NONE;
 		     c = fg_node_next_sibling(t, c)) {
@@ -241,7 +281,7 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 			fg_count_add_inline(&children, total);
 			if (below(t, s, c)) {
 				fg_count_add_inline(other, total);
-				fg_count_add_inline(&k->other, total);
+				fg_count_add_inline(&left_out, total);
 				continue;
 			}
 			if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0) {
@@ -250,7 +290,12 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 			}
 			stack[used++] = (visit){c, v.depth + 1, at};
 		}
-		k->self = fg_count_sub_floor(fg_node_total(t, v.node), children);
+		fg_count self = fg_count_sub_floor(fg_node_total(t, v.node), children);
+		if (set_kept_count(list, &k->self, self) != 0 ||
+		    set_kept_count(list, &k->other, left_out) != 0) {
+			free(stack);
+			return FG_ENOMEM;
+		}
 		reverse_visits(stack + first, used - first);
 	}
 	free(stack);
@@ -472,10 +517,11 @@ static int put_tree(fg_buffer *out, const kept_nodes *list, const shown_names *n
 			failed |= put_base36(out, 0);
 		else if (names->of_kept[k] != 0)
 			failed |= put_base36(out, names->number[names->of_kept[k]]);
-		if (!fg_count_is_zero(e->self))
-			failed |= put_count(out, ':', e->self);
-		if (!fg_count_is_zero(e->other))
-			failed |= put_count(out, '!', e->other);
+		fg_count self = kept_count(list, e->self), other = kept_count(list, e->other);
+		if (!fg_count_is_zero(self))
+			failed |= put_count(out, ':', self);
+		if (!fg_count_is_zero(other))
+			failed |= put_count(out, '!', other);
 	}
 	if (failed)
 		return FG_ENOMEM;
@@ -498,6 +544,7 @@ void fg_view_data_free(fg_view_data *v)
 		return;
 	free_shown(&v->names);
 	free(v->list.nodes);
+	free(v->list.wide);
 	free(v->kept);
 	free(v);
 }
