@@ -189,7 +189,26 @@ typedef struct pending {
 	fg_node_id node;
 	uint32_t depth;
 	double start;
+	bool warmed; /* its children are in the cache (warm) */
 } pending;
+
+/*
+ * The children of frames of the stack not yet visited, loaded into the
+ * cache together (fg_tree_warm_children): those of the frame on top and
+ * of others near it (its siblings mostly, the next to be visited).
+ */
+static void warm(const writer *w, pending *stack, size_t used)
+{
+	enum { LOOK = 64 };
+	fg_node_id nodes[FG_WARM_MOST];
+	size_t count = 0;
+	for (size_t i = used; i-- > 0 && used - i <= LOOK && count < FG_WARM_MOST;)
+		if (!stack[i].warmed) {
+			stack[i].warmed = true;
+			nodes[count++] = stack[i].node;
+		}
+	fg_tree_warm_children(w->tree, nodes, count);
+}
 
 /*
  * Visits the frames at least `threshold` wide, parents before children,
@@ -211,8 +230,10 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 	}
 	if (fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0)
 		return FG_ENOMEM;
-	stack[used++] = (pending){0, 0, 0};
+	stack[used++] = (pending){0, 0, 0, false};
 	while (used > 0) {
+		if (!stack[used - 1].warmed)
+			warm(w, stack, used);
 		pending p = stack[--used];
 		if ((int)p.depth > depth_max)
 			depth_max = (int)p.depth;
@@ -230,7 +251,7 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 					goto oom;
 				double at = w->o->flamechart
 						    ? fg_count_to_double(fg_tree_start(w->tree, c)) : start;
-				stack[used++] = (pending){c, p.depth + 1, at};
+				stack[used++] = (pending){c, p.depth + 1, at, false};
 			}
 			start += width;
 		}

@@ -1161,6 +1161,25 @@ int fg_tree_finish(fg_tree *t)
 	return rc;
 }
 
+void fg_tree_warm_children(const fg_tree *t, const fg_node_id *nodes, size_t count)
+{
+	fg_node_id at[FG_WARM_MOST];
+	size_t lanes = 0;
+	for (size_t i = 0; i < count && i < FG_WARM_MOST; i++)
+		if ((at[lanes] = t->links[nodes[i]].first_child) != FG_NODE_NONE)
+			lanes++;
+	const void *counts = t->whole != NULL ? (const void *)t->whole : (const void *)t->narrow;
+	size_t width = t->whole != NULL ? sizeof(*t->whole) : sizeof(*t->narrow);
+	while (lanes > 0)
+		for (size_t k = 0; k < lanes;) {
+			__builtin_prefetch((const char *)counts + (size_t)at[k] * width);
+			if ((at[k] = t->links[at[k]].next_sibling) == FG_NODE_NONE)
+				at[k] = at[--lanes];
+			else
+				k++;
+		}
+}
+
 size_t fg_tree_size(const fg_tree *t) { return t->size; }
 bool fg_tree_is_differential(const fg_tree *t) { return t->before != NULL; }
 fg_node_id fg_tree_first_child(const fg_tree *t, fg_node_id n) { return t->links[n].first_child; }

@@ -134,6 +134,16 @@ static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 	fg_count c = {fg_node_whole(t, n), t->frac != NULL ? t->frac[n] : 0};
 	return c;
 }
+/*
+ * Loads the lists of children of nodes[0..count) (at most FG_WARM_MOST)
+ * into the cache, and starts loading their counts, for a walk of them
+ * that follows: the lists are walked side by side, a step of each in
+ * turn. A list is a chain of loads, each waiting for the one before; the
+ * chains of different nodes do not wait for each other.
+ */
+#define FG_WARM_MOST 16
+void fg_tree_warm_children(const fg_tree *t, const fg_node_id *nodes, size_t count);
+
 /* Nodes in the tree, not counting those merged into a sibling. */
 static inline size_t fg_tree_live_nodes(const fg_tree *t) { return t->size - t->merged; }
 static inline fg_node_id fg_node_first_child(const fg_tree *t, fg_node_id n) { return t->links[n].first_child; }

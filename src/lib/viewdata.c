@@ -214,6 +214,7 @@ typedef struct visit {
 	fg_node_id node;
 	uint32_t depth;
 	size_t parent;
+	bool warmed;
 } visit;
 
 static void reverse_visits(visit *v, size_t count)
@@ -245,9 +246,19 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 	if (fg_grow((void **)&list->nodes, &list->capacity, expected, sizeof(*list->nodes)) != 0 ||
 	    fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0)
 		return FG_ENOMEM;
-	stack[used++] = (visit){0, 0, 0};
+	stack[used++] = (visit){0, 0, 0, false};
 	*other = (fg_count){0, 0};
 	while (used > 0) {
+		if (!stack[used - 1].warmed) {
+			fg_node_id nodes[FG_WARM_MOST];
+			size_t count = 0;
+			for (size_t i = used; i-- > 0 && used - i <= 64 && count < FG_WARM_MOST;)
+				if (!stack[i].warmed) {
+					stack[i].warmed = true;
+					nodes[count++] = stack[i].node;
+				}
+			fg_tree_warm_children(t, nodes, count);
+		}
 		visit v = stack[--used];
 		/* (The root is the heaviest and first: kept, using up a tie.) */
 		if (!keep(t, s, v.node) && v.node != 0) {
@@ -288,7 +299,7 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 				free(stack);
 				return FG_ENOMEM;
 			}
-			stack[used++] = (visit){c, v.depth + 1, at};
+			stack[used++] = (visit){c, v.depth + 1, at, false};
 		}
 		fg_count self = fg_count_sub_floor(fg_node_total(t, v.node), children);
 		if (set_kept_count(list, &k->self, self) != 0 ||
