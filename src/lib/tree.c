@@ -1092,6 +1092,17 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 	return 0;
 }
 
+static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
+		       const void *per_child, size_t width);
+
+/* Whether node id's children are to be sorted in fg_tree_finish. */
+static bool needs_sorting(const fg_tree *t, size_t id)
+{
+	const fg_tree_node *n = &t->nodes[id];
+	return !(n->name & FG_CHILDREN_IN_ORDER) && (id == 0 || n->parent != FG_NODE_NONE) &&
+	       t->links[id].first_child != FG_NODE_NONE;
+}
+
 int fg_tree_finish(fg_tree *t)
 {
 	int rc = 0;
@@ -1123,13 +1134,21 @@ int fg_tree_finish(fg_tree *t)
 	 * later in this loop.
 	 */
 	fg_sort_string *scratch = NULL;
-	size_t scratch_capacity = 0;
+	size_t scratch_capacity = 0, warmed = 0; /* ids below `warmed` were looked ahead at */
 	if (!(t->flags & FG_TREE_FLAMECHART))
 		for (size_t id = 0; id < t->size; id++) {
-			const fg_tree_node *n = &t->nodes[id];
-			if ((n->name & FG_CHILDREN_IN_ORDER) || (id != 0 && n->parent == FG_NODE_NONE) ||
-			    t->links[id].first_child == FG_NODE_NONE)
+			if (!needs_sorting(t, id))
 				continue;
+			/* This one's list and those of the next few to sort, side by
+			 * side (fg_tree_warm_children), with their nodes (names). */
+			if (id >= warmed) {
+				fg_node_id ahead[FG_WARM_MOST];
+				size_t count = 0;
+				for (warmed = id; warmed < t->size && count < FG_WARM_MOST; warmed++)
+					if (needs_sorting(t, warmed))
+						ahead[count++] = (fg_node_id)warmed;
+				warm_lists(t, ahead, count, t->nodes, sizeof(*t->nodes));
+			}
 			if (sort_children(t, (fg_node_id)id, &scratch, &scratch_capacity) != 0) {
 				rc = FG_ENOMEM; /* the children stay unsorted: not to be drawn */
 				break;
@@ -1161,23 +1180,32 @@ int fg_tree_finish(fg_tree *t)
 	return rc;
 }
 
-void fg_tree_warm_children(const fg_tree *t, const fg_node_id *nodes, size_t count)
+/* fg_tree_warm_children, prefetching for each child the `width` bytes at
+ * `per_child` + its id * width. */
+static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
+		       const void *per_child, size_t width)
 {
 	fg_node_id at[FG_WARM_MOST];
 	size_t lanes = 0;
 	for (size_t i = 0; i < count && i < FG_WARM_MOST; i++)
 		if ((at[lanes] = t->links[nodes[i]].first_child) != FG_NODE_NONE)
 			lanes++;
-	const void *counts = t->whole != NULL ? (const void *)t->whole : (const void *)t->narrow;
-	size_t width = t->whole != NULL ? sizeof(*t->whole) : sizeof(*t->narrow);
 	while (lanes > 0)
 		for (size_t k = 0; k < lanes;) {
-			__builtin_prefetch((const char *)counts + (size_t)at[k] * width);
+			__builtin_prefetch((const char *)per_child + (size_t)at[k] * width);
 			if ((at[k] = t->links[at[k]].next_sibling) == FG_NODE_NONE)
 				at[k] = at[--lanes];
 			else
 				k++;
 		}
+}
+
+void fg_tree_warm_children(const fg_tree *t, const fg_node_id *nodes, size_t count)
+{
+	if (t->whole != NULL)
+		warm_lists(t, nodes, count, t->whole, sizeof(*t->whole));
+	else
+		warm_lists(t, nodes, count, t->narrow, sizeof(*t->narrow));
 }
 
 size_t fg_tree_size(const fg_tree *t) { return t->size; }
