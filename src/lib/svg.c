@@ -189,26 +189,8 @@ typedef struct pending {
 	fg_node_id node;
 	uint32_t depth;
 	double start;
-	bool warmed; /* its children are in the cache (warm) */
+	bool warmed; /* its children were loaded ahead (fg_tree_warm_stack) */
 } pending;
-
-/*
- * The children of frames of the stack not yet visited, loaded into the
- * cache together (fg_tree_warm_children): those of the frame on top and
- * of others near it (its siblings mostly, the next to be visited).
- */
-static void warm(const writer *w, pending *stack, size_t used)
-{
-	enum { LOOK = 64 };
-	fg_node_id nodes[FG_WARM_MOST];
-	size_t count = 0;
-	for (size_t i = used; i-- > 0 && used - i <= LOOK && count < FG_WARM_MOST;)
-		if (!stack[i].warmed) {
-			stack[i].warmed = true;
-			nodes[count++] = stack[i].node;
-		}
-	fg_tree_warm_children(w->tree, nodes, count);
-}
 
 /*
  * Visits the frames at least `threshold` wide, parents before children,
@@ -233,7 +215,8 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 	stack[used++] = (pending){0, 0, 0, false};
 	while (used > 0) {
 		if (!stack[used - 1].warmed)
-			warm(w, stack, used);
+			fg_tree_warm_stack(w->tree, stack, used, sizeof(*stack), offsetof(pending, node),
+					   offsetof(pending, warmed));
 		pending p = stack[--used];
 		if ((int)p.depth > depth_max)
 			depth_max = (int)p.depth;

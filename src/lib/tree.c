@@ -1092,6 +1092,7 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 	return 0;
 }
 
+#define WARM_MOST 16
 static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 		       const void *per_child, size_t width);
 
@@ -1140,11 +1141,11 @@ int fg_tree_finish(fg_tree *t)
 			if (!needs_sorting(t, id))
 				continue;
 			/* This one's list and those of the next few to sort, side by
-			 * side (fg_tree_warm_children), with their nodes (names). */
+			 * side (fg_tree_warm_stack), with their nodes (names). */
 			if (id >= warmed) {
-				fg_node_id ahead[FG_WARM_MOST];
+				fg_node_id ahead[WARM_MOST];
 				size_t count = 0;
-				for (warmed = id; warmed < t->size && count < FG_WARM_MOST; warmed++)
+				for (warmed = id; warmed < t->size && count < WARM_MOST; warmed++)
 					if (needs_sorting(t, warmed))
 						ahead[count++] = (fg_node_id)warmed;
 				warm_lists(t, ahead, count, t->nodes, sizeof(*t->nodes));
@@ -1180,14 +1181,15 @@ int fg_tree_finish(fg_tree *t)
 	return rc;
 }
 
-/* fg_tree_warm_children, prefetching for each child the `width` bytes at
- * `per_child` + its id * width. */
+/* The children of nodes[0..count) (at most WARM_MOST) loaded into the
+ * cache (fg_tree_warm_stack), prefetching for each child the `width`
+ * bytes at `per_child` + its id * width. */
 static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 		       const void *per_child, size_t width)
 {
-	fg_node_id at[FG_WARM_MOST];
+	fg_node_id at[WARM_MOST];
 	size_t lanes = 0;
-	for (size_t i = 0; i < count && i < FG_WARM_MOST; i++)
+	for (size_t i = 0; i < count && i < WARM_MOST; i++)
 		if ((at[lanes] = t->links[nodes[i]].first_child) != FG_NODE_NONE)
 			lanes++;
 	while (lanes > 0)
@@ -1200,8 +1202,22 @@ static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 		}
 }
 
-void fg_tree_warm_children(const fg_tree *t, const fg_node_id *nodes, size_t count)
+void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t stride,
+			size_t node_at, size_t warmed_at)
 {
+	enum { LOOK = 64 };
+	fg_node_id nodes[WARM_MOST];
+	size_t count = 0;
+	for (size_t i = used; i-- > 0 && used - i <= LOOK && count < WARM_MOST;) {
+		unsigned char *entry = (unsigned char *)stack + i * stride;
+		bool warmed;
+		memcpy(&warmed, entry + warmed_at, sizeof(warmed));
+		if (!warmed) {
+			warmed = true;
+			memcpy(entry + warmed_at, &warmed, sizeof(warmed));
+			memcpy(&nodes[count++], entry + node_at, sizeof(*nodes));
+		}
+	}
 	if (t->whole != NULL)
 		warm_lists(t, nodes, count, t->whole, sizeof(*t->whole));
 	else

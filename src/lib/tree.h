@@ -135,14 +135,17 @@ static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 	return c;
 }
 /*
- * Loads the lists of children of nodes[0..count) (at most FG_WARM_MOST)
- * into the cache, and starts loading their counts, for a walk of them
- * that follows: the lists are walked side by side, a step of each in
- * turn. A list is a chain of loads, each waiting for the one before; the
- * chains of different nodes do not wait for each other.
+ * Loads into the cache, and starts loading the counts of, the children of
+ * the nodes of a walk's stack that are nearest its top (the next to be
+ * visited) and not yet warmed, up to 16 of them, and marks them warmed:
+ * `used` entries of `stride` bytes, each with a fg_node_id at `node_at`
+ * and a bool at `warmed_at` (offsetof). Their lists are walked side by
+ * side, a step of each in turn: a list is a chain of loads, each waiting
+ * for the one before, but the chains of different nodes do not wait for
+ * each other. The walk that follows then finds them in the cache.
  */
-#define FG_WARM_MOST 16
-void fg_tree_warm_children(const fg_tree *t, const fg_node_id *nodes, size_t count);
+void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t stride,
+			size_t node_at, size_t warmed_at);
 
 /* Nodes in the tree, not counting those merged into a sibling. */
 static inline size_t fg_tree_live_nodes(const fg_tree *t) { return t->size - t->merged; }

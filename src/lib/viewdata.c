@@ -214,7 +214,7 @@ typedef struct visit {
 	fg_node_id node;
 	uint32_t depth;
 	size_t parent;
-	bool warmed;
+	bool warmed; /* its children were loaded ahead (fg_tree_warm_stack) */
 } visit;
 
 static void reverse_visits(visit *v, size_t count)
@@ -249,16 +249,9 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 	stack[used++] = (visit){0, 0, 0, false};
 	*other = (fg_count){0, 0};
 	while (used > 0) {
-		if (!stack[used - 1].warmed) {
-			fg_node_id nodes[FG_WARM_MOST];
-			size_t count = 0;
-			for (size_t i = used; i-- > 0 && used - i <= 64 && count < FG_WARM_MOST;)
-				if (!stack[i].warmed) {
-					stack[i].warmed = true;
-					nodes[count++] = stack[i].node;
-				}
-			fg_tree_warm_children(t, nodes, count);
-		}
+		if (!stack[used - 1].warmed)
+			fg_tree_warm_stack(t, stack, used, sizeof(*stack), offsetof(visit, node),
+					   offsetof(visit, warmed));
 		visit v = stack[--used];
 		/* (The root is the heaviest and first: kept, using up a tie.) */
 		if (!keep(t, s, v.node) && v.node != 0) {
