@@ -1140,8 +1140,8 @@ int fg_tree_finish(fg_tree *t)
 		for (size_t id = 0; id < t->size; id++) {
 			if (!needs_sorting(t, id))
 				continue;
-			/* This one's list and those of the next few to sort, side by
-			 * side (fg_tree_warm_stack), with their nodes (names). */
+			/* This one's list and those of the next few to sort, walked
+			 * side by side (warm_lists), their nodes (names) prefetched. */
 			if (id >= warmed) {
 				fg_node_id ahead[WARM_MOST];
 				size_t count = 0;
