@@ -86,9 +86,7 @@ static inline uint64_t read_word(const char *p)
 
 static inline uint64_t mix_words(uint64_t a, uint64_t b)
 {
-	unsigned __int128 m = (unsigned __int128)(a ^ 0xa0761d6478bd642full) *
-			      (b ^ 0xe7037ed1a0b428dbull);
-	return (uint64_t)m ^ (uint64_t)(m >> 64);
+	return fg_hash_mix(a ^ FG_HASH_K0, b ^ FG_HASH_K1);
 }
 
 static inline uint64_t cache_hash(const char *key, size_t n)

@@ -41,8 +41,13 @@ unsigned fg_usable_cpus(void);
 /* A 64-bit hash of bytes: fast on long keys (8 bytes a step), good spread. */
 uint64_t fg_hash_bytes(const void *bytes, size_t length);
 
-/* The core step of fg_hash_bytes (and of tree.c's name hash): a 64x64 ->
- * 128-bit multiply, folded. */
+/* The constants of the library's hashes (fg_hash_bytes, tree.c's name
+ * hash, collapse_perf.c's cache hash). */
+#define FG_HASH_SEED 0x8ebc6af09c88c6e3ull
+#define FG_HASH_K0 0xa0761d6478bd642full
+#define FG_HASH_K1 0xe7037ed1a0b428dbull
+
+/* The core step of those hashes: a 64x64 -> 128-bit multiply, folded. */
 static inline uint64_t fg_hash_mix(uint64_t a, uint64_t b)
 {
 	unsigned __int128 r = (unsigned __int128)a * b;

@@ -106,17 +106,14 @@ static void free_child_slots(fg_tree *t)
  * before the name's last partial word (fewer than 8, zero-padded) are
  * mixed in turn, then that word and the length.
  */
-#define HASH_SEED 0x8ebc6af09c88c6e3ull
-#define HASH_K0 0xa0761d6478bd642full
-#define HASH_K1 0xe7037ed1a0b428dbull
 #define BYTES_01 0x0101010101010101ull
 #define BYTES_80 0x8080808080808080ull
 
-static inline uint64_t hash_word(uint64_t h, uint64_t word) { return fg_hash_mix(h ^ word, HASH_K1); }
+static inline uint64_t hash_word(uint64_t h, uint64_t word) { return fg_hash_mix(h ^ word, FG_HASH_K1); }
 
 static inline uint64_t hash_end(uint64_t h, uint64_t last, size_t length)
 {
-	return fg_hash_mix(h ^ last ^ HASH_K1, length ^ HASH_K0);
+	return fg_hash_mix(h ^ last ^ FG_HASH_K1, length ^ FG_HASH_K0);
 }
 
 /* The low n bytes of word (n < 8). */
@@ -135,7 +132,7 @@ static inline uint64_t semicolons(uint64_t word)
 
 static uint64_t name_hash(const char *name, size_t length)
 {
-	uint64_t h = HASH_SEED, word;
+	uint64_t h = FG_HASH_SEED, word;
 	size_t i = 0;
 	for (; i + 8 <= length; i += 8) {
 		memcpy(&word, name + i, 8);
@@ -150,7 +147,7 @@ static uint64_t name_hash(const char *name, size_t length)
  * (the next ';', or length) and its name_hash. Reads no byte past length. */
 static inline size_t next_frame(const char *stack, size_t start, size_t length, uint64_t *hash)
 {
-	uint64_t h = HASH_SEED, word;
+	uint64_t h = FG_HASH_SEED, word;
 	size_t i = start;
 	for (; i + 8 <= length; i += 8) {
 		memcpy(&word, stack + i, 8);

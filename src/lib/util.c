@@ -188,8 +188,8 @@ static inline uint64_t read64(const unsigned char *p)
 uint64_t fg_hash_bytes(const void *bytes, size_t length)
 {
 	const unsigned char *p = bytes;
-	const uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
-	uint64_t h = length * k0 ^ 0x8ebc6af09c88c6e3ull;
+	const uint64_t k0 = FG_HASH_K0, k1 = FG_HASH_K1;
+	uint64_t h = length * k0 ^ FG_HASH_SEED;
 	while (length >= 16) {
 		h = fg_hash_mix(read64(p) ^ k1 ^ h, read64(p + 8) ^ k0);
 		p += 16;
