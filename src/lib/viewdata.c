@@ -139,23 +139,19 @@ static int select_weight(const fg_tree *t, size_t budget, selection *s)
 	return 0;
 }
 
-/* Whether node n weighs less than the last node kept. */
-static inline bool below(const fg_tree *t, const selection *s, fg_node_id n)
+/* Whether a node of total c weighs less than the last node kept. */
+static inline bool below(const selection *s, fg_count c)
 {
-	if (s->all)
-		return false;
-	uint64_t whole = fg_node_whole(t, n);
-	return whole < s->whole || (whole == s->whole && t->frac != NULL && t->frac[n] < s->frac);
+	return !s->all && (c.whole < s->whole || (c.whole == s->whole && c.frac < s->frac));
 }
 
-/* Whether node n (visited in pre-order) is kept; uses up ties. */
-static bool keep(const fg_tree *t, selection *s, fg_node_id n)
+/* Whether a node of total c (visited in pre-order) is kept; uses up ties. */
+static bool keep(selection *s, fg_count c)
 {
 	if (s->all)
 		return true;
-	uint64_t whole = fg_node_whole(t, n), frac = t->frac != NULL ? t->frac[n] : 0;
-	if (whole != s->whole || frac != s->frac)
-		return whole > s->whole || (whole == s->whole && frac > s->frac);
+	if (c.whole != s->whole || c.frac != s->frac)
+		return c.whole > s->whole || (c.whole == s->whole && c.frac > s->frac);
 	if (s->equal == 0)
 		return false;
 	s->equal--;
@@ -253,9 +249,9 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 			fg_tree_warm_stack(t, stack, used, sizeof(*stack), offsetof(visit, node),
 					   offsetof(visit, warmed));
 		visit v = stack[--used];
+		fg_count total = fg_node_total(t, v.node);
 		/* (The root is the heaviest and first: kept, using up a tie.) */
-		if (!keep(t, s, v.node) && v.node != 0) {
-			fg_count total = fg_node_total(t, v.node);
+		if (!keep(s, total) && v.node != 0) {
 			fg_count_add_inline(other, total);
 			uint32_t *parent_other = &list->nodes[v.parent].other;
 			fg_count sum = kept_count(list, *parent_other);
@@ -281,11 +277,11 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 		size_t first = used;
 		for (fg_node_id c = fg_node_first_child(t, v.node); c != FG_NODE_NONE;
 		     c = fg_node_next_sibling(t, c)) {
-			fg_count total = fg_node_total(t, c);
-			fg_count_add_inline(&children, total);
-			if (below(t, s, c)) {
-				fg_count_add_inline(other, total);
-				fg_count_add_inline(&left_out, total);
+			fg_count weight = fg_node_total(t, c);
+			fg_count_add_inline(&children, weight);
+			if (below(s, weight)) {
+				fg_count_add_inline(other, weight);
+				fg_count_add_inline(&left_out, weight);
 				continue;
 			}
 			if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0) {
@@ -294,7 +290,7 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 			}
 			stack[used++] = (visit){c, v.depth + 1, at, false};
 		}
-		fg_count self = fg_count_sub_floor(fg_node_total(t, v.node), children);
+		fg_count self = fg_count_sub_floor(total, children);
 		if (set_kept_count(list, &k->self, self) != 0 ||
 		    set_kept_count(list, &k->other, left_out) != 0) {
 			free(stack);
