@@ -790,12 +790,17 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	t->depth = shared; /* until the new frames are all in */
 
 	/*
-	 * The new frames in steps over all of them, each step's loads started
-	 * (prefetched) before the next step needs them: a line's frames are
-	 * independent until their nodes are linked, so their cache misses
-	 * overlap instead of queueing. First where they end and their names'
-	 * hashes; then the names' ids and the frames' path hashes; then the
-	 * nodes, one after the other.
+	 * The new frames in three steps over all of them, each step's loads
+	 * started (prefetched) before the next step needs them: a line's
+	 * frames are independent until their nodes are linked, so their cache
+	 * misses overlap instead of queueing. First where they end and their
+	 * names' hashes (prefetching the names' slots); then the names' ids
+	 * and the frames' path hashes (prefetching the child table's slots);
+	 * then the nodes, one after the other. Steps that prefetched more (a
+	 * name's entry and bytes, the node a slot points at) cost more than
+	 * they saved, on every bench shape, 10M distinct names included: each
+	 * had to load what the step before it prefetched, waiting on the same
+	 * misses the walk would.
 	 */
 	size_t depth = shared;
 	size_t start = shared ? t->frame_ends[shared - 1] + 1 : 0;
@@ -810,20 +815,6 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		depth++;
 		start = end + 1;
 	}
-	/* A name's probe touches its slot, its entry, then its bytes. */
-	for (size_t d = shared; d < depth; d++) {
-		uint32_t slot = *name_slot(t, t->path_hash[d]);
-		if (slot != 0 && slot_has_tag(slot, name_tag(t->path_hash[d]), t->name_mask))
-			__builtin_prefetch(t->names != NULL ? (void *)&t->names[slot_id(slot, t->name_mask)]
-							    : (void *)&t->wide_names[slot_id(slot, t->name_mask)]);
-	}
-	for (size_t d = shared; d < depth; d++) {
-		uint32_t slot = *name_slot(t, t->path_hash[d]);
-		size_t name_length;
-		if (slot != 0 && slot_has_tag(slot, name_tag(t->path_hash[d]), t->name_mask))
-			__builtin_prefetch(fg_tree_name_bytes(t, (uint32_t)slot_id(slot, t->name_mask),
-							      &name_length));
-	}
 	uint64_t hash = shared ? t->path_hash[shared - 1] : ROOT_HASH;
 	for (size_t d = shared; d < depth; d++) {
 		size_t from = d ? t->frame_ends[d - 1] + 1 : 0;
@@ -835,12 +826,6 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 			__builtin_prefetch(&t->slots[slot_of(t, hash)]);
 		t->path_name[d] = name;
 		t->path_hash[d] = hash;
-	}
-	/* Then the nodes the child table's first probes point at. */
-	for (size_t d = shared; d < depth && t->slots != NULL; d++) {
-		uint32_t slot = t->slots[slot_of(t, t->path_hash[d])];
-		if (slot != 0 && slot_has_tag(slot, path_tag(t->path_hash[d]), t->slot_mask))
-			__builtin_prefetch(&t->nodes[slot_id(slot, t->slot_mask)]);
 	}
 	/* Down the new frames, along the previous stack's nodes as long as
 	 * they are the same. */
