@@ -36,6 +36,8 @@
  * running grand total is checked for overflow on every add, and no node's
  * total can exceed it, so the final sums cannot overflow.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "strsort.h"
@@ -597,6 +599,7 @@ static int build_index(fg_tree *t)
 	t->slots = slots;
 	t->slot_mask = mask;
 	t->slot_shift = 64 - bits;
+	t->out_of_order = true;
 	return 0;
 }
 
@@ -985,6 +988,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 #undef NAME
 	into->size = size;
 	into->merged += from->merged;
+	into->out_of_order |= from->out_of_order;
 	into->grand_total = total;
 	into->grand_before = total_before;
 	/* The previous-line state describes `into` alone. */
@@ -1034,29 +1038,43 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
  * list, kept from one call to the next. Returns 0 or FG_ENOMEM (the list
  * is then left as it was).
  */
-static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
-			 size_t *capacity)
+/*
+ * The children of `parent` sorted by name, into *scratch (room kept from
+ * one call to the next): their number, or 0 when the list came in order
+ * after all (children looked up in the child table count as in order only
+ * when first: one comparison a child then, instead of a sort). Reads the
+ * tree only. FG_ENOMEM: *count unset.
+ */
+static int sorted_children(const fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
+			   size_t *capacity, size_t *count)
 {
-	/* A list may have come in order after all (children looked up in the
-	 * child table count as in order only when first): one comparison a
-	 * child then, instead of a sort. */
 	fg_node_id at = t->links[parent].first_child, next;
 	while ((next = t->links[at].next_sibling) != FG_NODE_NONE &&
 	       compare_names(t, FG_NAME_ID(&t->nodes[at]), FG_NAME_ID(&t->nodes[next])) < 0)
 		at = next;
-	if (next == FG_NODE_NONE)
-		return 0;
-	size_t count = 0;
-	for (fg_node_id c = t->links[parent].first_child; c != FG_NODE_NONE;
+	size_t n = 0;
+	for (fg_node_id c = t->links[parent].first_child; next != FG_NODE_NONE && c != FG_NODE_NONE;
 	     c = t->links[c].next_sibling) {
-		if (fg_grow((void **)scratch, capacity, count + 1, sizeof(**scratch)) != 0)
+		if (fg_grow((void **)scratch, capacity, n + 1, sizeof(**scratch)) != 0)
 			return FG_ENOMEM;
 		size_t length;
 		const char *bytes = fg_tree_name_bytes(t, FG_NAME_ID(&t->nodes[c]), &length);
-		(*scratch)[count++] = (fg_sort_string){(const unsigned char *)bytes, (uint32_t)length, c};
+		(*scratch)[n++] = (fg_sort_string){(const unsigned char *)bytes, (uint32_t)length, c};
 	}
+	fg_sort_strings(*scratch, n);
+	*count = n;
+	return 0;
+}
+
+static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
+			 size_t *capacity)
+{
+	size_t count;
+	if (sorted_children(t, parent, scratch, capacity, &count) != 0)
+		return FG_ENOMEM;
+	if (count == 0)
+		return 0;
 	fg_sort_string *items = *scratch;
-	fg_sort_strings(items, count);
 	fg_node_id *link = &t->links[parent].first_child;
 	for (size_t i = 0, end; i < count; i = end) {
 		uint32_t name = FG_NAME_ID(&t->nodes[items[i].id]);
@@ -1086,7 +1104,128 @@ static bool needs_sorting(const fg_tree *t, size_t id)
 	       t->links[id].first_child != FG_NODE_NONE;
 }
 
+/* Before id's list is sorted: it and the lists of the next nodes below
+ * `end` that need sorting, up to WARM_MOST, walked side by side
+ * (warm_lists), their nodes (names) prefetched; `*warmed`: the ids below
+ * it were looked ahead at. Only a hint: whether a node needs sorting is
+ * checked again when it is reached. */
+static void look_ahead(const fg_tree *t, size_t id, size_t end, size_t *warmed)
+{
+	if (id < *warmed)
+		return;
+	fg_node_id ahead[WARM_MOST];
+	size_t count = 0, at = id;
+	for (; at < end && count < WARM_MOST; at++)
+		if (needs_sorting(t, at))
+			ahead[count++] = (fg_node_id)at;
+	*warmed = at;
+	warm_lists(t, ahead, count, t->nodes, sizeof(*t->nodes));
+}
+
+/*
+ * Sorting on several threads. Only merges tie the lists to one order of
+ * work (a merge appends a node's children to its sibling's list, which is
+ * sorted later); without them every list is sorted on its own. So first,
+ * on every thread, each takes ids a chunk at a time and sorts the lists of
+ * its nodes in name order, without merging, and notes those in which no
+ * name repeats. Those are then in order (FG_CHILDREN_IN_ORDER), and the
+ * loop of fg_tree_finish, on one thread, is left with the lists that need
+ * a merge (a sibling's name repeated: the threads' trees' shared frames,
+ * the names that came back in sorted input) and those that merges change.
+ * It meets each list in the same state, up to order, as with no threads
+ * before it: the same result. A thread writes only the links of its own
+ * nodes' children and its own words of `sorted` (chunks are whole words).
+ */
+#define PRESORT_CHUNK 4096   /* ids a thread takes at once: a multiple of 64 */
+#define PRESORT_LEAST 65536  /* below this many nodes, one thread sorts all */
+#define PRESORT_THREADS 8
+
+typedef struct presort {
+	fg_tree *t;
+	atomic_size_t next;      /* the first id of the next chunk */
+	uint64_t *sorted;        /* bit per node: its list sorted, no name repeated */
+} presort;
+
+/* Sorts parent's list by name, without merging: true when it is in order
+ * and no name repeats (false also when out of memory). */
+static bool presort_list(fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
+			 size_t *capacity)
+{
+	size_t count;
+	if (sorted_children(t, parent, scratch, capacity, &count) != 0)
+		return false;
+	const fg_sort_string *items = *scratch;
+	fg_node_id *link = &t->links[parent].first_child;
+	bool repeats = false;
+	for (size_t i = 0; i < count; i++) {
+		if (i > 0 && FG_NAME_ID(&t->nodes[items[i].id]) == FG_NAME_ID(&t->nodes[items[i - 1].id]))
+			repeats = true;
+		*link = items[i].id;
+		link = &t->links[items[i].id].next_sibling;
+	}
+	if (count > 0)
+		*link = FG_NODE_NONE;
+	return !repeats; /* (count 0: in order already, every name once) */
+}
+
+static void *presort_work(void *argument)
+{
+	presort *p = argument;
+	fg_tree *t = p->t;
+	fg_sort_string *scratch = NULL;
+	size_t capacity = 0;
+	for (;;) {
+		size_t first = atomic_fetch_add(&p->next, PRESORT_CHUNK);
+		if (first >= t->size)
+			break;
+		size_t end = t->size - first > PRESORT_CHUNK ? first + PRESORT_CHUNK : t->size;
+		size_t warmed = first;
+		for (size_t id = first; id < end; id++) {
+			if (!needs_sorting(t, id))
+				continue;
+			look_ahead(t, id, end, &warmed);
+			if (presort_list(t, (fg_node_id)id, &scratch, &capacity))
+				p->sorted[id / 64] |= UINT64_C(1) << (id % 64);
+		}
+	}
+	free(scratch);
+	return NULL;
+}
+
+/* The first pass above, on this thread and up to threads - 1 more; none
+ * when no other thread starts, or for input that came in order (only the
+ * few lists that need merging are out of order then). */
+static void presort_on_threads(fg_tree *t, size_t threads)
+{
+	if (threads < 2 || t->size < PRESORT_LEAST || !t->out_of_order ||
+	    (t->flags & FG_TREE_FLAMECHART))
+		return;
+	size_t words = (t->size + 63) / 64;
+	presort p = {.t = t, .sorted = calloc(words, sizeof(uint64_t))};
+	if (p.sorted == NULL)
+		return;
+	atomic_init(&p.next, 0);
+	pthread_t helpers[PRESORT_THREADS];
+	size_t started = 0;
+	while (started + 1 < threads && started < PRESORT_THREADS &&
+	       pthread_create(&helpers[started], NULL, presort_work, &p) == 0)
+		started++;
+	if (started > 0)
+		presort_work(&p);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(helpers[i], NULL);
+	for (size_t w = 0; w < words; w++)
+		for (uint64_t bits = p.sorted[w]; bits != 0; bits &= bits - 1)
+			t->nodes[w * 64 + (size_t)__builtin_ctzll(bits)].name |= FG_CHILDREN_IN_ORDER;
+	free(p.sorted);
+}
+
 int fg_tree_finish(fg_tree *t)
+{
+	return fg_tree_finish_threads(t, 1);
+}
+
+int fg_tree_finish_threads(fg_tree *t, size_t threads)
 {
 	int rc = 0;
 	if (t->finished)
@@ -1112,26 +1251,19 @@ int fg_tree_finish(fg_tree *t)
 	}
 	/*
 	 * Sort the children of nodes whose children came out of order and
-	 * merge siblings of the same name. Parents have lower ids than their
+	 * merge siblings of the same name (the lists that need no merge
+	 * sorted first on all the threads). Parents have lower ids than their
 	 * children, so a node whose children a merge disordered is reached
 	 * later in this loop.
 	 */
+	presort_on_threads(t, threads);
 	fg_sort_string *scratch = NULL;
-	size_t scratch_capacity = 0, warmed = 0; /* ids below `warmed` were looked ahead at */
+	size_t scratch_capacity = 0, warmed = 0;
 	if (!(t->flags & FG_TREE_FLAMECHART))
 		for (size_t id = 0; id < t->size; id++) {
 			if (!needs_sorting(t, id))
 				continue;
-			/* This one's list and those of the next few to sort, walked
-			 * side by side (warm_lists), their nodes (names) prefetched. */
-			if (id >= warmed) {
-				fg_node_id ahead[WARM_MOST];
-				size_t count = 0;
-				for (warmed = id; warmed < t->size && count < WARM_MOST; warmed++)
-					if (needs_sorting(t, warmed))
-						ahead[count++] = (fg_node_id)warmed;
-				warm_lists(t, ahead, count, t->nodes, sizeof(*t->nodes));
-			}
+			look_ahead(t, id, t->size, &warmed);
 			if (sort_children(t, (fg_node_id)id, &scratch, &scratch_capacity) != 0) {
 				rc = FG_ENOMEM; /* the children stay unsorted: not to be drawn */
 				break;

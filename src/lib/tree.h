@@ -95,6 +95,8 @@ struct fg_tree {
 	size_t depth, path_capacity, ends_capacity, hash_capacity, name_scratch_capacity;
 	bool finished;
 	bool lost_table;         /* a table could not be built again: no more lines */
+	bool out_of_order;       /* a child table was built (lines came out of
+				    order): most lists need sorting */
 };
 
 /*
@@ -106,6 +108,10 @@ struct fg_tree {
  * Returns 0, FG_ENOMEM, or FG_ERANGE (the sum of both exceeds 2^64-1).
  */
 int fg_tree_merge(fg_tree *into, fg_tree *from);
+
+/* fg_tree_finish, sorting children on up to `threads` threads (this one
+ * among them; see tree.c). The same tree whatever their number. */
+int fg_tree_finish_threads(fg_tree *t, size_t threads);
 
 /* The id of a node's name in the tree's name table: equal ids, equal names. */
 static inline uint32_t fg_node_name_id(const fg_tree *t, fg_node_id n) { return FG_NAME_ID(&t->nodes[n]); }

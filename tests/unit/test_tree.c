@@ -529,11 +529,103 @@ static void test_frame_bytes(void)
 	}
 }
 
+
+/* One line of random frames: names from a small set, so that siblings
+ * repeat across lines, with names that come back after a longer sibling
+ * in sorted input ("a" after "a1;..."). */
+static void random_line(uint64_t *state, char *out, size_t size)
+{
+	static const char *const kinds[] = {"a", "a1", "a b", "f", "f.c", "x"};
+	size_t used = 0;
+	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+	int depth = 1 + (int)((*state >> 59) % 8);
+	for (int d = 0; d < depth && used + 32 < size; d++) {
+		*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t r = *state >> 20;
+		used += (size_t)snprintf(out + used, size - used, "%s%s%d", d ? ";" : "",
+					 kinds[r % 6], (int)((r >> 8) % (d < 2 ? 9 : 60)));
+	}
+}
+
+/* A tree of the lines, split between two trees as `how` says (0: by first
+ * frame, as the threads split; 1: at random, so that merges reach every
+ * depth; 2: sorted lines alternately, the second tree's backwards, so that
+ * one tree has the names that came back and the other is out of order),
+ * merged into one. */
+static fg_tree *split_tree(char (*lines)[96], size_t n, int how)
+{
+	fg_tree *a = fg_tree_new(0), *b = fg_tree_new(0);
+	uint64_t state = 99;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = how == 2 && k % 2 ? n - k : k; /* (n even) */
+		bool to_a;
+		if (how == 0)
+			to_a = (lines[i][0] + lines[i][1]) % 2 == 0;
+		else if (how == 1)
+			to_a = ((state = state * 6364136223846793005ull + 1) >> 62) & 1;
+		else
+			to_a = i % 2 == 0;
+		add(to_a ? a : b, lines[i], 1 + i % 7);
+	}
+	int rc = fg_tree_merge(a, b);
+	fg_tree_free(b);
+	if (rc != 0) {
+		fg_tree_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static int compare_rows(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/*
+ * fg_tree_finish_threads gives the tree fg_tree_finish gives, node for
+ * node (the same ids kept, the same lists, the same totals), on trees
+ * large enough for its threads (over 65536 nodes), with the merges a split
+ * between trees and sorted input make.
+ */
+static void test_finish_threads(void)
+{
+	enum { LINES = 40000 };
+	static char lines[LINES][96];
+	uint64_t state = 12345;
+	for (size_t i = 0; i < LINES; i++)
+		random_line(&state, lines[i], sizeof(lines[i]));
+	for (int how = 0; how < 3; how++) {
+		if (how == 2)
+			qsort(lines, LINES, sizeof(lines[0]), compare_rows);
+		fg_tree *one = split_tree(lines, LINES, how);
+		fg_tree_finish(one);
+		for (size_t threads = 2; threads <= 4; threads++) {
+			fg_tree *many = split_tree(lines, LINES, how);
+			int rc = fg_tree_finish_threads(many, threads);
+			size_t differ = 0;
+			for (size_t id = 0; id < fg_tree_size(one); id++)
+				if ((id == 0 || fg_tree_parent(one, (fg_node_id)id) != FG_NODE_NONE) && (fg_node_name_id(one, (fg_node_id)id) != fg_node_name_id(many, (fg_node_id)id) ||
+				    fg_tree_parent(one, (fg_node_id)id) != fg_tree_parent(many, (fg_node_id)id) ||
+				    fg_tree_first_child(one, (fg_node_id)id) != fg_tree_first_child(many, (fg_node_id)id) ||
+				    fg_tree_next_sibling(one, (fg_node_id)id) != fg_tree_next_sibling(many, (fg_node_id)id) ||
+				    fg_count_compare(fg_tree_total(one, (fg_node_id)id), fg_tree_total(many, (fg_node_id)id)) != 0))
+					differ++;
+			CHECK(rc == 0 && fg_tree_size(one) > 65536 && fg_tree_size(one) == fg_tree_size(many) &&
+			      (how == 0 || one->merged > 0) && one->merged == many->merged && differ == 0,
+			      "tree: finished on %zu threads = on one (split %d: %zu nodes, %zu merged, %zu differ)",
+			      threads, how, fg_tree_size(one), one->merged, differ);
+			fg_tree_free(many);
+		}
+		fg_tree_free(one);
+	}
+}
+
 int main(void)
 {
 	test_tree();
 	test_frame_bytes();
 	test_merge();
 	test_sorted_path();
+	test_finish_threads();
 	return check_exit();
 }
