@@ -1032,13 +1032,6 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 }
 
 /*
- * Sorts the children of `parent` by name and merges the nodes of one name
- * into the one with the lowest id (children stay above their parents, and
- * each merged node's children are walked once). scratch: room for the
- * list, kept from one call to the next. Returns 0 or FG_ENOMEM (the list
- * is then left as it was).
- */
-/*
  * The children of `parent` sorted by name, into *scratch (room kept from
  * one call to the next): their number, or 0 when the list came in order
  * after all (children looked up in the child table count as in order only
@@ -1066,6 +1059,13 @@ static int sorted_children(const fg_tree *t, fg_node_id parent, fg_sort_string *
 	return 0;
 }
 
+/*
+ * Sorts the children of `parent` by name and merges the nodes of one name
+ * into the one with the lowest id (children stay above their parents, and
+ * each merged node's children are walked once). scratch: room for the
+ * list, kept from one call to the next. Returns 0 or FG_ENOMEM (the list
+ * is then left as it was).
+ */
 static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
 			 size_t *capacity)
 {
