@@ -317,109 +317,122 @@ printf 'a;b 1\n 2\n' | "$R" --reverse --colors chain >"$TMP/chain.svg" 2>/dev/nu
 check "--reverse --colors chain with an empty stack" $SVGCHECK "$TMP/chain.svg"
 
 # --- threads: the same SVG and the same messages for any -j -----------------------
-awk 'BEGIN { srand(11); split("f f2 f.c g h10 h1", names, " ")
-	for (i = 1; i <= 40000; i++) {
-		if (i % 9973 == 0) { print "invalid line " i "x"; continue }
-		# invalid lines under many prefixes (so in the shares of every thread)
-		if (i % 997 == 0) { print "main;" names[1 + int(rand() * 6)] int(rand() * 30) ";oops"; continue }
-		d = 1 + int(rand() * 6); s = "main"
-		for (j = 0; j < d; j++) s = s ";" names[1 + int(rand() * 6)] int(rand() * 30)
-		print s, 1 + int(rand() * 9)
-	} }' | LC_ALL=C sort >"$TMP/threads.folded"
-check "threads: the input is large enough to be split (> 256 KB)" test "$(stat -c %s "$TMP/threads.folded")" -gt 300000
-for options in "" "--reverse" "--minwidth 0 --inverted" "--colors chain"; do
-	# shellcheck disable=SC2086
-	"$R" -j1 $options "$TMP/threads.folded" >"$TMP/t1.svg" 2>"$TMP/t1.err"
-	for j in 2 3 7; do
+# Twice: with short lines (each thread finds its own lines in every block)
+# and with long ones (the reading thread lists each thread's lines: graph_read.c,
+# split_lines).
+lengthen() {
+	[ "$width" = long ] || return 0
+	sed 's/^/ns::lengthened::name::/; s/;/;ns::lengthened::name::/g' "$1" >"$1.long" && mv "$1.long" "$1"
+}
+for width in short long; do
+	awk 'BEGIN { srand(11); split("f f2 f.c g h10 h1", names, " ")
+		for (i = 1; i <= 40000; i++) {
+			if (i % 9973 == 0) { print "invalid line " i "x"; continue }
+			# invalid lines under many prefixes (so in the shares of every thread)
+			if (i % 997 == 0) { print "main;" names[1 + int(rand() * 6)] int(rand() * 30) ";oops"; continue }
+			d = 1 + int(rand() * 6); s = "main"
+			for (j = 0; j < d; j++) s = s ";" names[1 + int(rand() * 6)] int(rand() * 30)
+			print s, 1 + int(rand() * 9)
+		} }' | LC_ALL=C sort >"$TMP/threads.folded"
+	lengthen "$TMP/threads.folded" && LC_ALL=C sort -o "$TMP/threads.folded" "$TMP/threads.folded"
+	check "threads ($width lines): the input is large enough to be split (> 256 KB)" test "$(stat -c %s "$TMP/threads.folded")" -gt 300000
+	for options in "" "--reverse" "--minwidth 0 --inverted" "--colors chain"; do
 		# shellcheck disable=SC2086
-		"$R" -j$j $options "$TMP/threads.folded" >"$TMP/tj.svg" 2>"$TMP/tj.err"
-		check "threads: -j$j $options gives the SVG of -j1" cmp "$TMP/t1.svg" "$TMP/tj.svg"
-		check "threads: -j$j $options gives the messages of -j1" cmp "$TMP/t1.err" "$TMP/tj.err"
+		"$R" -j1 $options "$TMP/threads.folded" >"$TMP/t1.svg" 2>"$TMP/t1.err"
+		for j in 2 3 7; do
+			# shellcheck disable=SC2086
+			"$R" -j$j $options "$TMP/threads.folded" >"$TMP/tj.svg" 2>"$TMP/tj.err"
+			check "threads ($width lines): -j$j $options gives the SVG of -j1" cmp "$TMP/t1.svg" "$TMP/tj.svg"
+			check "threads ($width lines): -j$j $options gives the messages of -j1" cmp "$TMP/t1.err" "$TMP/tj.err"
+		done
 	done
-done
-check "threads: more invalid lines than are listed (the first five, in input order, whatever thread met them)" \
-	grep -q "ignored 44 lines with invalid format" "$TMP/t1.err"
-check "threads: invalid lines are reported with their own line numbers" \
-	grep -q "threads.folded:$(grep -n '^invalid line 9973x$' "$TMP/threads.folded" | cut -d: -f1): " "$TMP/t1.err"
-"$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null
-shuf --random-source=<(yes) "$TMP/threads.folded" | "$R" -j3 >"$TMP/shuffled-j3.svg" 2>/dev/null
-check "threads: shuffled input, -j3, same graph" cmp "$TMP/plain-j1.svg" "$TMP/shuffled-j3.svg"
-# Differential lines under one prefix only: a thread whose tree has none is
-# merged into one that has BEFORE counts, with room past its nodes that
-# realloc did not zero (MALLOC_PERTURB_ fills it): its nodes' BEFORE is 0.
-for k in 0 1 2 3 4 5; do
-	awk -v k=$k 'BEGIN { srand(k)
-		for (i = 0; i < 30000; i++) {
-			p = int(rand() * 41)
-			if (p == 0) print "D" k ";x" int(rand() * 50), int(rand() * 10), 1 + int(rand() * 9)
-			else print "p" p ";q" int(rand() * 300), 1 + int(rand() * 9)
-		} }' >"$TMP/mixed.folded"
-	MALLOC_PERTURB_=165 "$R" -j1 "$TMP/mixed.folded" >"$TMP/m1.svg" 2>/dev/null
-	for j in 2 3; do
-		MALLOC_PERTURB_=165 "$R" -j$j "$TMP/mixed.folded" >"$TMP/mj.svg" 2>/dev/null
-		check "threads: differential lines under prefix D$k only, -j$j gives the SVG of -j1" \
-			cmp "$TMP/m1.svg" "$TMP/mj.svg"
+	check "threads ($width lines): more invalid lines than are listed (the first five, in input order, whatever thread met them)" \
+		grep -q "ignored 44 lines with invalid format" "$TMP/t1.err"
+	check "threads ($width lines): invalid lines are reported with their own line numbers" \
+		grep -q "threads.folded:$(grep -n 'invalid line 9973x$' "$TMP/threads.folded" | cut -d: -f1): " "$TMP/t1.err"
+	"$R" -j1 "$TMP/threads.folded" >"$TMP/plain-j1.svg" 2>/dev/null
+	shuf --random-source=<(yes) "$TMP/threads.folded" | "$R" -j3 >"$TMP/shuffled-j3.svg" 2>/dev/null
+	check "threads ($width lines): shuffled input, -j3, same graph" cmp "$TMP/plain-j1.svg" "$TMP/shuffled-j3.svg"
+	# Differential lines under one prefix only: a thread whose tree has none is
+	# merged into one that has BEFORE counts, with room past its nodes that
+	# realloc did not zero (MALLOC_PERTURB_ fills it): its nodes' BEFORE is 0.
+	for k in 0 1 2 3 4 5; do
+		awk -v k=$k 'BEGIN { srand(k)
+			for (i = 0; i < 30000; i++) {
+				p = int(rand() * 41)
+				if (p == 0) print "D" k ";x" int(rand() * 50), int(rand() * 10), 1 + int(rand() * 9)
+				else print "p" p ";q" int(rand() * 300), 1 + int(rand() * 9)
+			} }' >"$TMP/mixed.folded"
+	lengthen "$TMP/mixed.folded"
+		MALLOC_PERTURB_=165 "$R" -j1 "$TMP/mixed.folded" >"$TMP/m1.svg" 2>/dev/null
+		for j in 2 3; do
+			MALLOC_PERTURB_=165 "$R" -j$j "$TMP/mixed.folded" >"$TMP/mj.svg" 2>/dev/null
+			check "threads ($width lines): differential lines under prefix D$k only, -j$j gives the SVG of -j1" \
+				cmp "$TMP/m1.svg" "$TMP/mj.svg"
+		done
 	done
-done
-# Two counts of 2^63 under different prefixes: no thread's own sum overflows,
-# the whole input's does, at the second one; the invalid line after it is
-# not reached by -j1, so is not reported by any -j either.
-awk 'BEGIN { srand(5)
-	for (i = 1; i <= 40000; i++) {
-		if (i == 11) { print "bad line"; continue }
-		if (i == 30001) { print "p1;big 9223372036854775808"; continue }
-		if (i == 35001) { print "p2;big 9223372036854775808"; continue }
-		if (i == 36001) { print "another bad"; continue }
-		print "p" int(rand() * 51) ";q" int(rand() * 21) ";r 1"
-	} }' >"$TMP/overflow.folded"
-"$R" -j1 "$TMP/overflow.folded" >/dev/null 2>"$TMP/o1.err"
-check "threads: overflow at line 35001 with -j1" grep -q "overflow.folded:35001: the sum of counts exceeds" "$TMP/o1.err"
-for j in 2 3 4 7; do
-	"$R" -j$j "$TMP/overflow.folded" >/dev/null 2>"$TMP/oj.err"
-	check "threads: -j$j reports the overflow of -j1 (its line, nothing after it)" cmp "$TMP/o1.err" "$TMP/oj.err"
-done
+	# Two counts of 2^63 under different prefixes: no thread's own sum overflows,
+	# the whole input's does, at the second one; the invalid line after it is
+	# not reached by -j1, so is not reported by any -j either.
+	awk 'BEGIN { srand(5)
+		for (i = 1; i <= 40000; i++) {
+			if (i == 11) { print "bad line"; continue }
+			if (i == 30001) { print "p1;big 9223372036854775808"; continue }
+			if (i == 35001) { print "p2;big 9223372036854775808"; continue }
+			if (i == 36001) { print "another bad"; continue }
+			print "p" int(rand() * 51) ";q" int(rand() * 21) ";r 1"
+		} }' >"$TMP/overflow.folded"
+	lengthen "$TMP/overflow.folded"
+	"$R" -j1 "$TMP/overflow.folded" >/dev/null 2>"$TMP/o1.err"
+	check "threads ($width lines): overflow at line 35001 with -j1" grep -q "overflow.folded:35001: the sum of counts exceeds" "$TMP/o1.err"
+	for j in 2 3 4 7; do
+		"$R" -j$j "$TMP/overflow.folded" >/dev/null 2>"$TMP/oj.err"
+		check "threads ($width lines): -j$j reports the overflow of -j1 (its line, nothing after it)" cmp "$TMP/o1.err" "$TMP/oj.err"
+	done
 
-# Many blocks through the threads' ring of buffers (graph_read.c): invalid
-# lines in several blocks, a line of 5 MB (parsed on the main thread once
-# the ring is empty), then an overflow in a late block; and the same file
-# without the overflow. The SVG and the messages are those of -j1.
-awk 'BEGIN { srand(9)
-	for (i = 1; i <= 400000; i++) {
-		if (i % 61231 == 0) { print "bad line " i "x"; continue }
-		if (i == 200000) { printf "p1;"; for (k = 0; k < 500000; k++) printf "long_frame"; print " 3"; continue }
-		print "p" int(rand() * 300) ";q" int(rand() * 40) ";r" int(rand() * 9), 1 + int(rand() * 5)
-	} }' >"$TMP/ring.folded"
-{ cat "$TMP/ring.folded"; echo "p2;big 18446744073709551000"; echo "tail bad"; echo "p3;ok 1"; } >"$TMP/ring-overflow.folded"
-check "threads: the ring input spans many blocks (> 8 MB)" test "$(stat -c %s "$TMP/ring.folded")" -gt 8000000
-for f in ring ring-overflow; do
-	"$R" -j1 "$TMP/$f.folded" >"$TMP/r1.svg" 2>"$TMP/r1.err"
-	echo "exit $?" >>"$TMP/r1.err"
-	for j in 2 3 4; do
-		"$R" -j$j "$TMP/$f.folded" >"$TMP/rj.svg" 2>"$TMP/rj.err"
-		echo "exit $?" >>"$TMP/rj.err"
-		check "threads: $f, -j$j gives the SVG of -j1" cmp "$TMP/r1.svg" "$TMP/rj.svg"
-		check "threads: $f, -j$j gives the messages and exit status of -j1" cmp "$TMP/r1.err" "$TMP/rj.err"
+	# Many blocks through the threads' ring of buffers (graph_read.c): invalid
+	# lines in several blocks, a line of 5 MB (parsed on the main thread once
+	# the ring is empty), then an overflow in a late block; and the same file
+	# without the overflow. The SVG and the messages are those of -j1.
+	awk 'BEGIN { srand(9)
+		for (i = 1; i <= 400000; i++) {
+			if (i % 61231 == 0) { print "bad line " i "x"; continue }
+			if (i == 200000) { printf "p1;"; for (k = 0; k < 500000; k++) printf "long_frame"; print " 3"; continue }
+			print "p" int(rand() * 300) ";q" int(rand() * 40) ";r" int(rand() * 9), 1 + int(rand() * 5)
+		} }' >"$TMP/ring.folded"
+	lengthen "$TMP/ring.folded"
+	{ cat "$TMP/ring.folded"; echo "p2;big 18446744073709551000"; echo "tail bad"; echo "p3;ok 1"; } >"$TMP/ring-overflow.folded"
+	check "threads ($width lines): the ring input spans many blocks (> 8 MB)" test "$(stat -c %s "$TMP/ring.folded")" -gt 8000000
+	for f in ring ring-overflow; do
+		"$R" -j1 "$TMP/$f.folded" >"$TMP/r1.svg" 2>"$TMP/r1.err"
+		echo "exit $?" >>"$TMP/r1.err"
+		for j in 2 3 4; do
+			"$R" -j$j "$TMP/$f.folded" >"$TMP/rj.svg" 2>"$TMP/rj.err"
+			echo "exit $?" >>"$TMP/rj.err"
+			check "threads ($width lines): $f, -j$j gives the SVG of -j1" cmp "$TMP/r1.svg" "$TMP/rj.svg"
+			check "threads ($width lines): $f, -j$j gives the messages and exit status of -j1" cmp "$TMP/r1.err" "$TMP/rj.err"
+		done
 	done
+	# A truncated gzip file: the lines before the cut are parsed (their
+	# messages given) whatever the block size, then the error.
+	gzip -1 -c "$TMP/ring.folded" >"$TMP/ring.gz"
+	if "$R" "$TMP/ring.gz" 2>&1 >/dev/null | grep -q "built without zlib"; then
+		skip "threads ($width lines): a truncated gzip file" "built without zlib"
+	else
+		head -c $(($(stat -c %s "$TMP/ring.gz") * 7 / 10)) "$TMP/ring.gz" >"$TMP/ring-cut.gz"
+		"$R" -j1 "$TMP/ring-cut.gz" >/dev/null 2>"$TMP/c1.err"
+		check "threads ($width lines): a truncated gzip file: its lines' messages, then the error" \
+			sh -c "grep -q 'ring-cut.gz:61231: ' '$TMP/c1.err' && tail -n 1 '$TMP/c1.err' | grep -q 'truncated gzip data'"
+		for j in 2 3; do
+			"$R" -j$j "$TMP/ring-cut.gz" >/dev/null 2>"$TMP/cj.err"
+			check "threads ($width lines): a truncated gzip file, -j$j gives the messages of -j1" cmp "$TMP/c1.err" "$TMP/cj.err"
+		done
+	fi
+	check "threads ($width lines): ring-overflow reports its overflow line" \
+		grep -q "ring-overflow.folded:400001: the sum of counts exceeds" "$TMP/r1.err"
+	check "threads ($width lines): ring-overflow reports its invalid lines before the overflow" \
+		grep -q "ring-overflow.folded:306155: " "$TMP/r1.err"
 done
-# A truncated gzip file: the lines before the cut are parsed (their
-# messages given) whatever the block size, then the error.
-gzip -1 -c "$TMP/ring.folded" >"$TMP/ring.gz"
-if "$R" "$TMP/ring.gz" 2>&1 >/dev/null | grep -q "built without zlib"; then
-	skip "threads: a truncated gzip file" "built without zlib"
-else
-	head -c $(($(stat -c %s "$TMP/ring.gz") * 7 / 10)) "$TMP/ring.gz" >"$TMP/ring-cut.gz"
-	"$R" -j1 "$TMP/ring-cut.gz" >/dev/null 2>"$TMP/c1.err"
-	check "threads: a truncated gzip file: its lines' messages, then the error" \
-		sh -c "grep -q 'ring-cut.gz:61231: ' '$TMP/c1.err' && tail -n 1 '$TMP/c1.err' | grep -q 'truncated gzip data'"
-	for j in 2 3; do
-		"$R" -j$j "$TMP/ring-cut.gz" >/dev/null 2>"$TMP/cj.err"
-		check "threads: a truncated gzip file, -j$j gives the messages of -j1" cmp "$TMP/c1.err" "$TMP/cj.err"
-	done
-fi
-check "threads: ring-overflow reports its overflow line" \
-	grep -q "ring-overflow.folded:400001: the sum of counts exceeds" "$TMP/r1.err"
-check "threads: ring-overflow reports its invalid lines before the overflow" \
-	grep -q "ring-overflow.folded:306155: " "$TMP/r1.err"
 
 # --- view data (docs/svg-contract.md, "View data") -------------------------------
 printf 'main;a;b 5\nmain;a 3\nmain;c 2\n 4\n' >"$TMP/view.folded"

@@ -12,13 +12,15 @@
  * fg_tree_finish merges whatever the trees share.
  *
  * The main thread reads blocks of whole lines into a ring of RING buffers
- * and publishes each to all the threads. They take the blocks in order,
- * each at its own pace: one held up (a table rebuild, the machine's other
- * work) catches up later instead of holding up the others, and reading
- * overlaps parsing. Once every thread is done with a block, the main
- * thread reports it, in input order: its invalid lines, then the first
- * fatal error, as one thread would have met them. Its buffer then takes a
- * new block.
+ * and publishes each to all the threads, with the list of each thread's
+ * lines: it finds them while the block it has just copied is in its cache,
+ * so that a thread reads its own lines only, not every line of the input.
+ * They take the blocks in order, each at its own pace: one held up (a
+ * table rebuild, the machine's other work) catches up later instead of
+ * holding up the others, and reading overlaps parsing. Once every thread
+ * is done with a block, the main thread reports it, in input order: its
+ * invalid lines, then the first fatal error, as one thread would have met
+ * them. Its buffer then takes a new block.
  *
  * No thread starts for a small input: blocks are parsed on the main thread
  * until one is PARALLEL_MINIMUM long. A block far longer than asked for (a
@@ -153,6 +155,13 @@ typedef struct part {
 	fg_count total_after, before_after;
 } part;
 
+/* A line of a block, found by the main thread for the thread it goes to
+ * (which finds its end again: the lists stay small for short lines). */
+typedef struct own_line {
+	uint32_t start;            /* in the block's text */
+	uint32_t number;           /* in the block, from 1 */
+} own_line;
+
 typedef struct block {
 	const char *text;          /* its lines: in `copy`, or the input's */
 	size_t length;
@@ -161,6 +170,12 @@ typedef struct block {
 	size_t parts;              /* threads its lines are split between (1: all
 				      to the first) */
 	size_t done;               /* threads done with it */
+	/* Published blocks: each thread's lines (split_lines) and how many
+	 * lines the block has, when `split`; else each thread finds its own. */
+	own_line *lines[FG_GRAPH_THREADS_MAX];
+	size_t line_count[FG_GRAPH_THREADS_MAX], line_capacity[FG_GRAPH_THREADS_MAX];
+	uint64_t lines_in_all;
+	bool split;
 	part part[FG_GRAPH_THREADS_MAX];
 } block;
 
@@ -187,8 +202,29 @@ struct reader {
 	size_t started;            /* threads running */
 	bool synchronized;         /* the lock and conditions exist */
 	bool unthreaded;           /* threads could not start: all on this one */
+	bool short_lines;          /* each thread finds its own lines (split_lines) */
 	worker workers[FG_GRAPH_THREADS_MAX];
 };
+
+/* One line of thread `index`'s, numbered `number` in its block, into sink
+ * s: its invalid line or fatal error noted in out. */
+static void parse_own(const fg_graph *g, fg_graph_sink *s, const char *line, size_t length,
+		      uint64_t number, part *out)
+{
+	bool fatal;
+	int rc = fg_graph_parse_line(&g->options, s, line, length, &fatal);
+	if (rc != 0 && fatal) {
+		out->error = rc;
+		out->error_line = number;
+		s->failed = true;
+	} else if (rc != 0) {
+		if (out->invalid < FG_REPORT_INVALID_LINES) {
+			out->invalid_line[out->invalid] = number;
+			out->invalid_code[out->invalid] = rc;
+		}
+		out->invalid++;
+	}
+}
 
 /* Thread `index`'s lines of block b, into sink s. */
 static void parse_part(const fg_graph *g, fg_graph_sink *s, const block *b, size_t index,
@@ -197,6 +233,20 @@ static void parse_part(const fg_graph *g, fg_graph_sink *s, const block *b, size
 	memset(out, 0, offsetof(part, total));
 	out->total = s->tree->grand_total;
 	out->before = s->tree->grand_before;
+	if (b->split) {
+		/* (lines: all of the block's; a failure is reported before they
+		 * are counted on) */
+		out->lines = b->lines_in_all;
+		for (size_t i = 0; i < b->line_count[index] && !s->failed; i++) {
+			const own_line *l = &b->lines[index][i];
+			const char *line = b->text + l->start, *end = b->text + b->length;
+			const char *newline = memchr(line, '\n', (size_t)(end - line));
+			parse_own(g, s, line, (size_t)((newline ? newline : end) - line), l->number, out);
+		}
+		out->total_after = s->tree->grand_total;
+		out->before_after = s->tree->grand_before;
+		return;
+	}
 	const char *p = b->text, *end = p + b->length;
 	while (p < end && !s->failed && index < b->parts) {
 		const char *newline = memchr(p, '\n', (size_t)(end - p));
@@ -208,19 +258,7 @@ static void parse_part(const fg_graph *g, fg_graph_sink *s, const block *b, size
 			p = stop + 1;
 			continue;
 		}
-		bool fatal;
-		int rc = fg_graph_parse_line(&g->options, s, p, length, &fatal);
-		if (rc != 0 && fatal) {
-			out->error = rc;
-			out->error_line = out->lines;
-			s->failed = true;
-		} else if (rc != 0) {
-			if (out->invalid < FG_REPORT_INVALID_LINES) {
-				out->invalid_line[out->invalid] = out->lines;
-				out->invalid_code[out->invalid] = rc;
-			}
-			out->invalid++;
-		}
+		parse_own(g, s, p, length, out->lines, out);
 		p = stop + 1;
 	}
 	out->total_after = s->tree->grand_total;
@@ -399,6 +437,46 @@ static int parse_here(reader *r, block *b)
 	return report(r, b);
 }
 
+/*
+ * Which thread each line of block b goes to, found here, on the thread
+ * that has just copied the block (its bytes still in this core's cache),
+ * so that each thread reads only its own lines instead of every line of
+ * every block. 0 or FG_ENOMEM. Not for short lines (SHORT_LINE bytes or
+ * fewer on average), whose lists would take more room than reading every
+ * line takes time; once a block has them (*short_lines), for no more
+ * blocks. A block of 4 GiB or more (not published: COPY_MOST) would not
+ * fit the lists' offsets either.
+ */
+#define SHORT_LINE 48
+static int split_lines(const fg_graph *g, block *b, bool *short_lines)
+{
+	b->split = false;
+	if (b->parts < 2 || b->length >= UINT32_MAX || *short_lines)
+		return 0;
+	for (size_t i = 0; i < b->parts; i++)
+		b->line_count[i] = 0;
+	const char *p = b->text, *end = p + b->length;
+	uint32_t number = 0, most = (uint32_t)(b->length / SHORT_LINE) + 1;
+	while (p < end) {
+		if (number == most) {
+			*short_lines = true;
+			return 0;
+		}
+		const char *newline = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = newline ? newline : end;
+		size_t length = (size_t)(stop - p);
+		size_t to = (prefix_hash(p, length, g->prefix_frames) >> 33) % b->parts;
+		if (fg_grow((void **)&b->lines[to], &b->line_capacity[to], b->line_count[to] + 1,
+			    sizeof(*b->lines[to])) != 0)
+			return FG_ENOMEM;
+		b->lines[to][b->line_count[to]++] = (own_line){(uint32_t)(p - b->text), ++number};
+		p = stop + 1;
+	}
+	b->lines_in_all = number;
+	b->split = true;
+	return 0;
+}
+
 /* Hands a block to the threads, in a buffer of the ring. */
 static int publish(reader *r, const char *text, size_t length, size_t parts)
 {
@@ -420,6 +498,8 @@ static int publish(reader *r, const char *text, size_t length, size_t parts)
 	b->length = length;
 	b->parts = parts;
 	b->done = 0;
+	if (split_lines(r->g, b, &r->short_lines) != 0)
+		return fg_fail(r->err, FG_ENOMEM, "out of memory");
 	pthread_mutex_lock(&r->lock);
 	r->published++;
 	pthread_cond_broadcast(&r->published_one);
@@ -462,8 +542,11 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 	if (report_rc == 0 && r->synchronized)
 		report_rc = drain(r);
 	stop(r);
-	for (size_t i = 0; i < RING; i++)
+	for (size_t i = 0; i < RING; i++) {
 		free(r->ring[i].copy);
+		for (size_t k = 0; k < FG_GRAPH_THREADS_MAX; k++)
+			free(r->ring[i].lines[k]);
+	}
 	free(r);
 	return report_rc != 0 ? report_rc : rc;
 }
