@@ -58,6 +58,19 @@ static uint64_t prefix_hash(const char *line, size_t length, size_t frames)
 	return fg_hash_bytes(line, (size_t)(p - line));
 }
 
+/* The thread (of `parts`) whose tree takes this line: by its prefix. */
+static size_t line_part(const fg_graph *g, const char *line, size_t length, size_t parts)
+{
+	return (size_t)((prefix_hash(line, length, g->prefix_frames) >> 33) % parts);
+}
+
+/* Where the line at p ends: its '\n', or the block's end. */
+static const char *line_end(const char *p, const char *end)
+{
+	const char *newline = memchr(p, '\n', (size_t)(end - p));
+	return newline != NULL ? newline : end;
+}
+
 static int compare_hashes(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -129,8 +142,7 @@ static uint64_t overflow_line(const char *text, size_t length, fg_count total, f
 {
 	const char *p = text, *end = text + length;
 	for (uint64_t line = 1; p < end; line++) {
-		const char *newline = memchr(p, '\n', (size_t)(end - p));
-		const char *stop = newline ? newline : end;
+		const char *stop = line_end(p, end);
 		fg_folded_line parsed;
 		if (!fg_is_blank(p, (size_t)(stop - p)) &&
 		    fg_folded_parse(p, (size_t)(stop - p), &parsed) == 0 &&
@@ -170,11 +182,10 @@ typedef struct block {
 	size_t parts;              /* threads its lines are split between (1: all
 				      to the first) */
 	size_t done;               /* threads done with it */
-	/* Published blocks: each thread's lines (split_lines) and how many
-	 * lines the block has, when `split`; else each thread finds its own. */
+	/* Published blocks: each thread's lines (split_lines), when `split`;
+	 * else each thread finds its own. */
 	own_line *lines[FG_GRAPH_THREADS_MAX];
 	size_t line_count[FG_GRAPH_THREADS_MAX], line_capacity[FG_GRAPH_THREADS_MAX];
-	uint64_t lines_in_all;
 	bool split;
 	part part[FG_GRAPH_THREADS_MAX];
 } block;
@@ -233,33 +244,26 @@ static void parse_part(const fg_graph *g, fg_graph_sink *s, const block *b, size
 	memset(out, 0, offsetof(part, total));
 	out->total = s->tree->grand_total;
 	out->before = s->tree->grand_before;
+	const char *p = b->text, *end = p + b->length;
 	if (b->split) {
-		/* (lines: all of the block's; a failure is reported before they
-		 * are counted on) */
-		out->lines = b->lines_in_all;
+		/* (lines: all of the block's, every thread's; a failure is
+		 * reported before they are counted on) */
+		for (size_t k = 0; k < b->parts; k++)
+			out->lines += b->line_count[k];
 		for (size_t i = 0; i < b->line_count[index] && !s->failed; i++) {
 			const own_line *l = &b->lines[index][i];
-			const char *line = b->text + l->start, *end = b->text + b->length;
-			const char *newline = memchr(line, '\n', (size_t)(end - line));
-			parse_own(g, s, line, (size_t)((newline ? newline : end) - line), l->number, out);
+			const char *line = p + l->start;
+			parse_own(g, s, line, (size_t)(line_end(line, end) - line), l->number, out);
 		}
-		out->total_after = s->tree->grand_total;
-		out->before_after = s->tree->grand_before;
-		return;
-	}
-	const char *p = b->text, *end = p + b->length;
-	while (p < end && !s->failed && index < b->parts) {
-		const char *newline = memchr(p, '\n', (size_t)(end - p));
-		const char *stop = newline ? newline : end;
-		size_t length = (size_t)(stop - p);
-		out->lines++;
-		if (b->parts > 1 &&
-		    (prefix_hash(p, length, g->prefix_frames) >> 33) % b->parts != index) {
+	} else {
+		while (p < end && !s->failed && index < b->parts) {
+			const char *stop = line_end(p, end);
+			size_t length = (size_t)(stop - p);
+			out->lines++;
+			if (b->parts == 1 || line_part(g, p, length, b->parts) == index)
+				parse_own(g, s, p, length, out->lines, out);
 			p = stop + 1;
-			continue;
 		}
-		parse_own(g, s, p, length, out->lines, out);
-		p = stop + 1;
 	}
 	out->total_after = s->tree->grand_total;
 	out->before_after = s->tree->grand_before;
@@ -462,17 +466,14 @@ static int split_lines(const fg_graph *g, block *b, bool *short_lines)
 			*short_lines = true;
 			return 0;
 		}
-		const char *newline = memchr(p, '\n', (size_t)(end - p));
-		const char *stop = newline ? newline : end;
-		size_t length = (size_t)(stop - p);
-		size_t to = (prefix_hash(p, length, g->prefix_frames) >> 33) % b->parts;
+		const char *stop = line_end(p, end);
+		size_t to = line_part(g, p, (size_t)(stop - p), b->parts);
 		if (fg_grow((void **)&b->lines[to], &b->line_capacity[to], b->line_count[to] + 1,
 			    sizeof(*b->lines[to])) != 0)
 			return FG_ENOMEM;
 		b->lines[to][b->line_count[to]++] = (own_line){(uint32_t)(p - b->text), ++number};
 		p = stop + 1;
 	}
-	b->lines_in_all = number;
 	b->split = true;
 	return 0;
 }

@@ -256,18 +256,14 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 			uint32_t *parent_other = &list->nodes[v.parent].other;
 			fg_count sum = kept_count(list, *parent_other);
 			fg_count_add_inline(&sum, total);
-			if (set_kept_count(list, parent_other, sum) != 0) {
-				free(stack);
-				return FG_ENOMEM;
-			}
+			if (set_kept_count(list, parent_other, sum) != 0)
+				goto oom;
 			continue;
 		}
 		kept[v.node >> 3] |= (uint8_t)(1u << (v.node & 7));
 		if (fg_grow((void **)&list->nodes, &list->capacity, list->count + 1,
-			    sizeof(*list->nodes)) != 0) {
-			free(stack);
-			return FG_ENOMEM;
-		}
+			    sizeof(*list->nodes)) != 0)
+			goto oom;
 		size_t at = list->count++;
 		kept_node *k = &list->nodes[at];
 		*k = (kept_node){v.node, v.depth, 0, 0};
@@ -284,22 +280,21 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 				fg_count_add_inline(&left_out, weight);
 				continue;
 			}
-			if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0) {
-				free(stack);
-				return FG_ENOMEM;
-			}
+			if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0)
+				goto oom;
 			stack[used++] = (visit){c, v.depth + 1, at, false};
 		}
 		fg_count self = fg_count_sub_floor(total, children);
 		if (set_kept_count(list, &k->self, self) != 0 ||
-		    set_kept_count(list, &k->other, left_out) != 0) {
-			free(stack);
-			return FG_ENOMEM;
-		}
+		    set_kept_count(list, &k->other, left_out) != 0)
+			goto oom;
 		reverse_visits(stack + first, used - first);
 	}
 	free(stack);
 	return 0;
+oom:
+	free(stack);
+	return FG_ENOMEM;
 }
 
 /*
