@@ -128,11 +128,9 @@ int fg_drawing_prepare(fg_drawing *d, fg_graph *g, const fg_warner *warner, fg_e
 {
 	memset(d, 0, sizeof(*d));
 	d->o = &g->options;
-	int rc = fg_graph_collect(g, err);
+	int rc = fg_graph_collect(g, err); /* (finishes the tree) */
 	if (rc != 0)
 		return rc;
-	if (fg_tree_finish_threads(g->tree, fg_graph_thread_count(&g->options)) != 0)
-		return fg_fail(err, FG_ENOMEM, "out of memory");
 	d->tree = g->tree;
 	if (fg_tree_is_differential(g->tree) && (rc = compute_deltas(d)) != 0) {
 		fg_drawing_free(d);

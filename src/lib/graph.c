@@ -5,6 +5,7 @@
  * between them: skipping and reporting invalid lines, --reverse, the
  * palette's stack (color.c), and the defaults of every option.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "color.h"
@@ -173,18 +174,51 @@ int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *
 	return 0;
 }
 
+/* Finishes a thread's tree (fg_tree_finish), on a thread of its own. */
+typedef struct finishing {
+	fg_tree *tree;
+	pthread_t thread;
+	bool started;
+	int rc;
+} finishing;
+
+static void *finish_tree(void *argument)
+{
+	finishing *f = argument;
+	f->rc = fg_tree_finish(f->tree);
+	return NULL;
+}
+
 int fg_graph_collect(fg_graph *g, fg_error *err)
 {
-	for (size_t i = 1; i < g->sink_count; i++) {
-		int rc = fg_tree_merge(g->tree, g->sinks[i].tree);
-		if (rc != 0)
-			return rc == FG_ERANGE ? fg_fail(err, rc, "the sum of counts exceeds 2^64-1")
-					       : fg_fail(err, rc, "out of memory");
+	/* Each thread's tree is finished (linked, ordered, summed) on a thread
+	 * of its own, then merged into the first: the merge only has the
+	 * frames the trees share to join, a line's first few (graph_read.c). */
+	finishing f[FG_GRAPH_THREADS_MAX];
+	for (size_t i = 0; i < g->sink_count; i++) {
+		f[i] = (finishing){.tree = g->sinks[i].tree};
+		f[i].started = i > 0 && pthread_create(&f[i].thread, NULL, finish_tree, &f[i]) == 0;
+	}
+	for (size_t i = 0; i < g->sink_count; i++)
+		if (!f[i].started)
+			finish_tree(&f[i]);
+	int rc = 0;
+	for (size_t i = 0; i < g->sink_count; i++) {
+		if (f[i].started)
+			pthread_join(f[i].thread, NULL);
+		if (f[i].rc != 0)
+			rc = f[i].rc;
+	}
+	for (size_t i = 1; i < g->sink_count && rc == 0; i++) {
+		rc = fg_tree_merge(g->tree, g->sinks[i].tree);
 		fg_tree_free(g->sinks[i].tree);
 		fg_buffer_free(&g->sinks[i].scratch);
 		fg_buffer_free(&g->sinks[i].reversed);
 		g->sinks[i].tree = NULL;
 	}
+	if (rc != 0)
+		return rc == FG_ERANGE ? fg_fail(err, rc, "the sum of counts exceeds 2^64-1")
+				       : fg_fail(err, rc, "out of memory");
 	g->sink_count = 1;
 	return 0;
 }

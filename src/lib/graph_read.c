@@ -9,7 +9,8 @@
  * the input (a shuffled file, concatenated runs). Each thread's lines are
  * in input order, so sorted input stays sorted in every tree and keeps the
  * fast path. Which thread parses a line changes nothing but the speed:
- * fg_tree_finish merges whatever the trees share.
+ * each tree is finished on its own thread, and fg_tree_merge then joins
+ * whatever they share (graph.c: fg_graph_collect).
  *
  * The main thread reads blocks of whole lines into a ring of RING buffers
  * and publishes each to all the threads, with the list of each thread's

@@ -35,9 +35,13 @@
  * every child before its parent: no recursion, no per-line path walk. The
  * running grand total is checked for overflow on every add, and no node's
  * total can exceed it, so the final sums cannot overflow.
+ *
+ * The threads' trees (graph_read.c) are finished each on its own thread,
+ * then merged (fg_tree_merge): one tree's nodes and names are appended to
+ * the other's as they are, without looking any name up, and the two
+ * trees' sorted lists are joined from the root down, as far as they share
+ * frames (the first few of a line). A name both had then has two ids.
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "strsort.h"
@@ -599,7 +603,6 @@ static int build_index(fg_tree *t)
 	t->slots = slots;
 	t->slot_mask = mask;
 	t->slot_shift = 64 - bits;
-	t->out_of_order = true;
 	return 0;
 }
 
@@ -876,6 +879,10 @@ static void shrink(fg_tree *from, size_t keep)
 		from->nodes = smaller;
 		from->capacity = keep;
 	}
+	if ((smaller = realloc(from->links, keep * sizeof(*from->links))) != NULL) {
+		from->links = smaller;
+		from->links_capacity = keep;
+	}
 	if (from->whole != NULL && (smaller = realloc(from->whole, keep * sizeof(*from->whole))) != NULL) {
 		from->whole = smaller;
 		from->whole_capacity = keep;
@@ -898,31 +905,149 @@ static void shrink_store(fg_tree *from, size_t keep)
 	from->store_length = keep;
 }
 
+/* Gives back the memory of from's name entries from `keep` on. */
+static void shrink_entries(fg_tree *from, size_t keep)
+{
+	void *smaller;
+	if (from->names != NULL && (smaller = realloc(from->names, keep * sizeof(*from->names))) != NULL)
+		from->names = smaller;
+	else if (from->wide_names != NULL &&
+		 (smaller = realloc(from->wide_names, keep * sizeof(*from->wide_names))) != NULL)
+		from->wide_names = smaller;
+	else
+		return;
+	from->name_capacity = keep;
+}
+
+static inline size_t name_start(const fg_tree *t, size_t id)
+{
+	return t->names != NULL ? t->names[id] : t->wide_names[id];
+}
+
+/*
+ * from's names appended to into's, as they are: from's name i is into's
+ * name into->name_count (before) + i. A name both trees have is then in
+ * into's store twice, under two ids: finished trees compare names by
+ * their bytes, and only fg_tree_add, done with by now, needs one id a
+ * name. A copy, not a lookup a name (10M names: 1.7 s of 4). From the
+ * last name down, giving back from's memory as it goes. 0 or FG_ENOMEM.
+ */
+static int append_names(fg_tree *into, fg_tree *from)
+{
+	size_t base = into->store_length, count = into->name_count + from->name_count;
+	size_t length = base + from->store_length;
+	if (count >= FG_HAS_CHILDREN || length < base ||
+	    fg_grow((void **)&into->store, &into->store_capacity, length, 1) != 0 ||
+	    (into->names != NULL && length > into->narrow_limit && widen_names(into) != 0))
+		return FG_ENOMEM;
+	void **entries = into->names != NULL ? (void **)&into->names : (void **)&into->wide_names;
+	size_t entry_size = into->names != NULL ? sizeof(*into->names) : sizeof(*into->wide_names);
+	if (fg_grow(entries, &into->name_capacity, count + 1, entry_size) != 0)
+		return FG_ENOMEM;
+	size_t end = from->store_length; /* of the bytes not yet copied */
+	for (size_t i = from->name_count; i-- > 0;) {
+		size_t at = into->name_count + i + 1; /* (the entry past name i) */
+		if (into->names != NULL)
+			into->names[at] = (uint32_t)(base + name_start(from, i + 1));
+		else
+			into->wide_names[at] = base + name_start(from, i + 1);
+		if (i % MERGE_STEP == 0) {
+			size_t start = name_start(from, i);
+			memcpy(into->store + base + start, from->store + start, end - start);
+			shrink_store(from, start);
+			end = start;
+			shrink_entries(from, i + 1); /* (name i's start is read next) */
+		}
+	}
+	into->name_count = count;
+	into->store_length = length;
+	return 0;
+}
+
+/* Adds node from's counts to its sibling into's (own counts while
+ * finishing, totals in a finished tree) and marks it merged. Cannot fail:
+ * the counts' width holds the grand total, frac exists if needed. */
+static void fold_counts(fg_tree *t, fg_node_id into, fg_node_id from)
+{
+	add_count(t, into, fg_node_total(t, from));
+	if (t->before != NULL)
+		fg_count_add(&t->before[into], t->before[from]);
+	t->nodes[from].parent = FG_NODE_NONE; /* merged */
+	t->merged++;
+	clear_units(t, from);
+	if (t->frac != NULL)
+		t->frac[from] = 0;
+}
+
+/* Two sibling lists to merge into one (fg_tree_merge): into's list of
+ * children of `parent`, and another from `first` on. */
+typedef struct join {
+	fg_node_id parent, first;
+} join;
+
+/*
+ * Merges the list from j.first into parent's children, both in name
+ * order: one walk of the two, as in a merge sort. A node of the other
+ * list whose name parent's list has too is merged into that sibling, and
+ * their two lists of children are then to be merged in turn (added to
+ * *pending). 0 or FG_ENOMEM.
+ */
+static int join_lists(fg_tree *t, join j, join **pending, size_t *used, size_t *capacity)
+{
+	fg_node_id *link = &t->links[j.parent].first_child;
+	fg_node_id x = *link, y = j.first;
+	while (x != FG_NODE_NONE && y != FG_NODE_NONE) {
+		int c = compare_names(t, FG_NAME_ID(&t->nodes[x]), FG_NAME_ID(&t->nodes[y]));
+		fg_node_id next = t->links[y].next_sibling;
+		if (c > 0) {
+			t->nodes[y].parent = j.parent;
+			*link = y;
+			t->links[y].next_sibling = x;
+			link = &t->links[y].next_sibling;
+			y = next;
+			continue;
+		}
+		if (c == 0) {
+			if (fg_grow((void **)pending, capacity, *used + 1, sizeof(**pending)) != 0)
+				return FG_ENOMEM;
+			(*pending)[(*used)++] = (join){x, t->links[y].first_child};
+			t->links[y].first_child = FG_NODE_NONE;
+			fold_counts(t, x, y);
+			y = next;
+		}
+		link = &t->links[x].next_sibling;
+		x = *link;
+	}
+	if (y != FG_NODE_NONE)
+		*link = y;
+	for (; y != FG_NODE_NONE; y = t->links[y].next_sibling)
+		t->nodes[y].parent = j.parent;
+	return 0;
+}
+
 int fg_tree_merge(fg_tree *into, fg_tree *from)
 {
+	if (fg_tree_finish(into) != 0 || fg_tree_finish(from) != 0)
+		return FG_ENOMEM;
 	fg_count total = into->grand_total, total_before = into->grand_before;
 	if (fg_count_add_inline(&total, from->grand_total) != 0 ||
 	    fg_count_add_inline(&total_before, from->grand_before) != 0)
 		return FG_ERANGE;
 	size_t added = from->size - 1, size = into->size + added;
-	/* Neither child table is of use any more (see the end), nor from's
-	 * name table: their room goes first, to the wider counts and to the
-	 * names from adds to into, whose table is made big enough for all of
-	 * them at once. */
-	free_child_slots(into);
-	free_child_slots(from);
-	free_name_slots(from);
-	if (widen_tiny(into) != 0 || widen_tiny(from) != 0)
-		return FG_ENOMEM;
+	/* Totals are summed below as they are: counts 64 bits wide when the
+	 * sum of the grand totals needs them (as fg_tree_finish widens). */
 	if (size >= FG_NODE_NONE ||
 	    fg_grow((void **)&into->nodes, &into->capacity, size, sizeof(*into->nodes)) != 0 ||
-	    (into->whole == NULL &&
-	     (from->whole != NULL || fg_node_total(from, 0).whole >= UINT32_MAX - into->narrow[0]) &&
+	    (into->whole == NULL && (from->whole != NULL || total.whole > UINT32_MAX) &&
 	     widen_counts(into) != 0))
-		return FG_ENOMEM; /* (then the roots' sum below needs no widening) */
+		return FG_ENOMEM;
+	/* (Grown in place, in room fg_grow reserved ahead: moving a block of
+	 * huge pages costs far more than copying it.) */
+	if (fg_grow((void **)&into->links, &into->links_capacity, size, sizeof(*into->links)) != 0)
+		return FG_ENOMEM;
 	if (into->whole != NULL
-		    ? grow_counts((void **)&into->whole, &into->whole_capacity, size, sizeof(*into->whole)) != 0
-		    : grow_counts((void **)&into->narrow, &into->narrow_capacity, size, sizeof(*into->narrow)) != 0)
+		    ? fg_grow((void **)&into->whole, &into->whole_capacity, size, sizeof(*into->whole)) != 0
+		    : fg_grow((void **)&into->narrow, &into->narrow_capacity, size, sizeof(*into->narrow)) != 0)
 		return FG_ENOMEM;
 	if ((from->frac != NULL || into->frac != NULL) &&
 	    grow_counts((void **)&into->frac, &into->frac_capacity, size, sizeof(*into->frac)) != 0)
@@ -930,42 +1055,20 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	if ((from->before != NULL || into->before != NULL) &&
 	    grow_counts((void **)&into->before, &into->before_capacity, size, sizeof(*into->before)) != 0)
 		return FG_ENOMEM;
-	size_t mask = into->name_mask;
-	while (crowded(into->name_count + from->name_count, mask))
-		mask = mask * 2 + 1;
-	if (into->lost_table || (mask != into->name_mask && build_names(into, mask) != 0))
-		return FG_ENOMEM;
-	/*
-	 * from's name ids, as ids of into's names: written over from's name
-	 * entries, from the last name down (name i starts at entry i, read
-	 * before it is written over, and ends where name i + 1 started). The
-	 * store gives back the bytes of the names done as it goes, so that the
-	 * two stores never hold the same names together for long.
-	 */
-	size_t end = from->store_length;
-	for (size_t i = from->name_count; i-- > 0;) {
-		size_t start = from->names != NULL ? from->names[i] : from->wide_names[i];
-		uint32_t id = intern(into, from->store + start, end - start);
-		if (id == NO_NAME)
-			return FG_ENOMEM;
-		if (from->names != NULL)
-			from->names[i] = id;
-		else
-			from->wide_names[i] = id;
-		end = start;
-		if (i % MERGE_STEP == 0)
-			shrink_store(from, end);
-	}
-#define NAME(id) (from->names != NULL ? from->names[id] : (uint32_t)from->wide_names[id])
+	uint32_t names = (uint32_t)into->name_count; /* (append_names, below) */
+	/* from's node i is into's i + offset (its root is into's root); from
+	 * the last node down, giving back from's memory as it goes: the two
+	 * trees never take much more room than the merged one. */
 	fg_node_id offset = (fg_node_id)(into->size - 1);
-	/* From the last node down, giving back from's memory as it goes: the
-	 * two trees never take much more room than the merged one. */
+#define MOVED(id) ((id) == FG_NODE_NONE ? FG_NODE_NONE : (id) + offset)
 	for (size_t i = from->size - 1; i >= 1; i--) {
 		fg_tree_node n = from->nodes[i];
-		n.name = NAME(FG_NAME_ID(&n)) | (n.name & FG_NAME_FLAGS);
-		if (n.parent != 0) /* (the root's children join into's root) */
+		n.name = (FG_NAME_ID(&n) + names) | (n.name & FG_NAME_FLAGS);
+		if (n.parent != 0 && n.parent != FG_NODE_NONE)
 			n.parent += offset;
 		into->nodes[i + offset] = n;
+		into->links[i + offset] = (fg_tree_links){MOVED(from->links[i].first_child),
+							  MOVED(from->links[i].next_sibling)};
 		if (into->whole != NULL)
 			into->whole[i + offset] = fg_node_whole(from, (fg_node_id)i);
 		else
@@ -978,24 +1081,28 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 		if (i % MERGE_STEP == 0)
 			shrink(from, i);
 	}
+	fg_node_id first = MOVED(from->links[0].first_child);
+#undef MOVED
+	if (append_names(into, from) != 0)
+		return FG_ENOMEM;
 	add_count(into, 0, fg_node_total(from, 0)); /* cannot fail: see above; frac exists if needed */
 	if (into->before != NULL && from->before != NULL)
 		fg_count_add_inline(&into->before[0], from->before[0]);
-	/* from's first frames are now children of into's root: the two may
-	 * share names. */
-	if (from->nodes[0].name & FG_HAS_CHILDREN)
-		into->nodes[0].name = (into->nodes[0].name | FG_HAS_CHILDREN) & ~FG_CHILDREN_IN_ORDER;
-#undef NAME
 	into->size = size;
 	into->merged += from->merged;
-	into->out_of_order |= from->out_of_order;
 	into->grand_total = total;
 	into->grand_before = total_before;
-	/* The previous-line state describes `into` alone. */
-	into->depth = 0;
-	into->previous_length = 0;
 	from->size = 1;
-	return 0;
+	/* from's first frames join into's root's, and so on down where the
+	 * two trees have the same frames (the first few of a line only, when
+	 * the threads' trees are merged: see graph_read.c). */
+	join *pending = NULL;
+	size_t used = 0, capacity = 0;
+	int rc = join_lists(into, (join){0, first}, &pending, &used, &capacity);
+	while (rc == 0 && used > 0)
+		rc = join_lists(into, pending[--used], &pending, &used, &capacity);
+	free(pending);
+	return rc;
 }
 
 /* Merges node `from` into its sibling `into` of the same name (the one
@@ -1003,11 +1110,6 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 {
 	fg_tree_links *a = &t->links[into], *b = &t->links[from];
-	/* Cannot fail: the counts' width holds the grand total, frac exists if
-	 * needed. */
-	add_count(t, into, fg_node_total(t, from));
-	if (t->before != NULL)
-		fg_count_add(&t->before[into], t->before[from]);
 	if (b->first_child != FG_NODE_NONE) {
 		fg_node_id tail = b->first_child;
 		for (fg_node_id c = b->first_child; c != FG_NODE_NONE; c = t->links[c].next_sibling) {
@@ -1023,12 +1125,8 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 		}
 		a->first_child = b->first_child;
 	}
-	t->nodes[from].parent = FG_NODE_NONE; /* merged */
-	t->merged++;
 	b->first_child = FG_NODE_NONE;
-	clear_units(t, from);
-	if (t->frac != NULL)
-		t->frac[from] = 0;
+	fold_counts(t, into, from);
 }
 
 /*
@@ -1122,110 +1220,7 @@ static void look_ahead(const fg_tree *t, size_t id, size_t end, size_t *warmed)
 	warm_lists(t, ahead, count, t->nodes, sizeof(*t->nodes));
 }
 
-/*
- * Sorting on several threads. Only merges tie the lists to one order of
- * work (a merge appends a node's children to its sibling's list, which is
- * sorted later); without them every list is sorted on its own. So first,
- * on every thread, each takes ids a chunk at a time and sorts the lists of
- * its nodes in name order, without merging, and notes those in which no
- * name repeats. Those are then in order (FG_CHILDREN_IN_ORDER), and the
- * loop of fg_tree_finish, on one thread, is left with the lists that need
- * a merge (a sibling's name repeated: the threads' trees' shared frames,
- * the names that came back in sorted input) and those that merges change.
- * It meets each list in the same state, up to order, as with no threads
- * before it: the same result. A thread writes only the links of its own
- * nodes' children and its own words of `sorted` (chunks are whole words).
- */
-#define PRESORT_CHUNK 4096   /* ids a thread takes at once: a multiple of 64 */
-#define PRESORT_LEAST 65536  /* below this many nodes, one thread sorts all */
-#define PRESORT_THREADS 8
-
-typedef struct presort {
-	fg_tree *t;
-	atomic_size_t next;      /* the first id of the next chunk */
-	uint64_t *sorted;        /* bit per node: its list sorted, no name repeated */
-} presort;
-
-/* Sorts parent's list by name, without merging: true when it is in order
- * and no name repeats (false also when out of memory). */
-static bool presort_list(fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
-			 size_t *capacity)
-{
-	size_t count;
-	if (sorted_children(t, parent, scratch, capacity, &count) != 0)
-		return false;
-	const fg_sort_string *items = *scratch;
-	fg_node_id *link = &t->links[parent].first_child;
-	bool repeats = false;
-	for (size_t i = 0; i < count; i++) {
-		if (i > 0 && FG_NAME_ID(&t->nodes[items[i].id]) == FG_NAME_ID(&t->nodes[items[i - 1].id]))
-			repeats = true;
-		*link = items[i].id;
-		link = &t->links[items[i].id].next_sibling;
-	}
-	if (count > 0)
-		*link = FG_NODE_NONE;
-	return !repeats; /* (count 0: in order already, every name once) */
-}
-
-static void *presort_work(void *argument)
-{
-	presort *p = argument;
-	fg_tree *t = p->t;
-	fg_sort_string *scratch = NULL;
-	size_t capacity = 0;
-	for (;;) {
-		size_t first = atomic_fetch_add(&p->next, PRESORT_CHUNK);
-		if (first >= t->size)
-			break;
-		size_t end = t->size - first > PRESORT_CHUNK ? first + PRESORT_CHUNK : t->size;
-		size_t warmed = first;
-		for (size_t id = first; id < end; id++) {
-			if (!needs_sorting(t, id))
-				continue;
-			look_ahead(t, id, end, &warmed);
-			if (presort_list(t, (fg_node_id)id, &scratch, &capacity))
-				p->sorted[id / 64] |= UINT64_C(1) << (id % 64);
-		}
-	}
-	free(scratch);
-	return NULL;
-}
-
-/* The first pass above, on this thread and up to threads - 1 more; none
- * when no other thread starts, or for input that came in order (only the
- * few lists that need merging are out of order then). */
-static void presort_on_threads(fg_tree *t, size_t threads)
-{
-	if (threads < 2 || t->size < PRESORT_LEAST || !t->out_of_order ||
-	    (t->flags & FG_TREE_FLAMECHART))
-		return;
-	size_t words = (t->size + 63) / 64;
-	presort p = {.t = t, .sorted = calloc(words, sizeof(uint64_t))};
-	if (p.sorted == NULL)
-		return;
-	atomic_init(&p.next, 0);
-	pthread_t helpers[PRESORT_THREADS];
-	size_t started = 0;
-	while (started + 1 < threads && started < PRESORT_THREADS &&
-	       pthread_create(&helpers[started], NULL, presort_work, &p) == 0)
-		started++;
-	if (started > 0)
-		presort_work(&p);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(helpers[i], NULL);
-	for (size_t w = 0; w < words; w++)
-		for (uint64_t bits = p.sorted[w]; bits != 0; bits &= bits - 1)
-			t->nodes[w * 64 + (size_t)__builtin_ctzll(bits)].name |= FG_CHILDREN_IN_ORDER;
-	free(p.sorted);
-}
-
 int fg_tree_finish(fg_tree *t)
-{
-	return fg_tree_finish_threads(t, 1);
-}
-
-int fg_tree_finish_threads(fg_tree *t, size_t threads)
 {
 	int rc = 0;
 	if (t->finished)
@@ -1239,10 +1234,8 @@ int fg_tree_finish_threads(fg_tree *t, size_t threads)
 	/* Every parent's list of children, in creation order (children come
 	 * after their parents): in name order where they came in order, in
 	 * input order in a flame chart. The others are sorted below. */
-	t->links = malloc(t->size * sizeof(*t->links));
-	if (t->links == NULL)
+	if (fg_grow((void **)&t->links, &t->links_capacity, t->size, sizeof(*t->links)) != 0)
 		return FG_ENOMEM;
-	fg_advise_huge(t->links, t->size * sizeof(*t->links));
 	memset(t->links, 0xff, t->size * sizeof(*t->links)); /* FG_NODE_NONE */
 	for (size_t id = t->size; id-- > 1;) {
 		fg_tree_links *parent = &t->links[t->nodes[id].parent];
@@ -1251,12 +1244,10 @@ int fg_tree_finish_threads(fg_tree *t, size_t threads)
 	}
 	/*
 	 * Sort the children of nodes whose children came out of order and
-	 * merge siblings of the same name (the lists that need no merge
-	 * sorted first on all the threads). Parents have lower ids than their
+	 * merge siblings of the same name. Parents have lower ids than their
 	 * children, so a node whose children a merge disordered is reached
 	 * later in this loop.
 	 */
-	presort_on_threads(t, threads);
 	fg_sort_string *scratch = NULL;
 	size_t scratch_capacity = 0, warmed = 0;
 	if (!(t->flags & FG_TREE_FLAMECHART))

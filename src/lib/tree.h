@@ -56,6 +56,7 @@ struct fg_tree {
 	fg_tree_node *nodes;
 	size_t size, capacity;
 	fg_tree_links *links;    /* NULL until fg_tree_finish */
+	size_t links_capacity;
 	/* Count per node: its own while building, inclusive after. While every
 	 * own count fits in 8 bits, and only while building, they are kept in
 	 * `byte_count`, then while they fit in 16 bits in `tiny` (tree.c: never
@@ -95,25 +96,22 @@ struct fg_tree {
 	size_t depth, path_capacity, ends_capacity, hash_capacity, name_scratch_capacity;
 	bool finished;
 	bool lost_table;         /* a table could not be built again: no more lines */
-	bool out_of_order;       /* a child table was built (lines came out of
-				    order): most lists need sorting */
 };
 
 /*
- * Moves every frame of `from` into `into` (both unfinished, neither a
- * flame chart): from's nodes are appended with new ids, its root's children
- * join into's root's, and fg_tree_finish then merges the frames both trees
- * have. Whatever this returns, free `from` next (its names are gone), and
- * make no more fg_tree_add on `into`.
+ * Moves every frame of `from` into `into` (neither a flame chart), both
+ * finished first (fg_tree_finish) if they are not: from's nodes are
+ * appended with new ids, and its lists joined to into's, from the root
+ * down as far as the two have frames in common. `into` stays finished.
+ * A name both had is then in into's name table twice, under two ids (see
+ * fg_node_name_id). Whatever this returns, free `from` next (its memory
+ * is given back as it goes); after an error, free `into` too.
  * Returns 0, FG_ENOMEM, or FG_ERANGE (the sum of both exceeds 2^64-1).
  */
 int fg_tree_merge(fg_tree *into, fg_tree *from);
 
-/* fg_tree_finish, sorting children on up to `threads` threads (this one
- * among them; see tree.c). The same tree whatever their number. */
-int fg_tree_finish_threads(fg_tree *t, size_t threads);
-
-/* The id of a node's name in the tree's name table: equal ids, equal names. */
+/* The id of a node's name in the tree's name table: equal ids, equal
+ * names; but in a merged tree (fg_tree_merge) one name may have two ids. */
 static inline uint32_t fg_node_name_id(const fg_tree *t, fg_node_id n) { return FG_NAME_ID(&t->nodes[n]); }
 static inline size_t fg_tree_name_count(const fg_tree *t) { return t->name_count; }
 static inline const char *fg_tree_name_bytes(const fg_tree *t, uint32_t id, size_t *length)

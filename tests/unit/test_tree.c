@@ -547,33 +547,46 @@ static void random_line(uint64_t *state, char *out, size_t size)
 	}
 }
 
-/* A tree of the lines, split between two trees as `how` says (0: by first
- * frame, as the threads split; 1: at random, so that merges reach every
- * depth; 2: sorted lines alternately, the second tree's backwards, so that
- * one tree has the names that came back and the other is out of order),
- * merged into one. */
-static fg_tree *split_tree(char (*lines)[96], size_t n, int how)
+/* The lines split between `parts` trees as `how` says (0: by first
+ * frame, as the threads split them; 1: at random, so that the trees share
+ * frames at every depth; 2: sorted lines dealt in turn, every other tree
+ * taking its share backwards, so that some trees have names that came
+ * back and the others are out of order), each finished, merged into the
+ * first. */
+static fg_tree *split_tree(char (*lines)[96], size_t n, int how, size_t parts)
 {
-	fg_tree *a = fg_tree_new(0), *b = fg_tree_new(0);
+	fg_tree *trees[4];
+	for (size_t p = 0; p < parts; p++)
+		trees[p] = fg_tree_new(0);
 	uint64_t state = 99;
 	for (size_t k = 0; k < n; k++) {
-		size_t i = how == 2 && k % 2 ? n - k : k; /* (n even) */
-		bool to_a;
-		if (how == 0)
-			to_a = (lines[i][0] + lines[i][1]) % 2 == 0;
-		else if (how == 1)
-			to_a = ((state = state * 6364136223846793005ull + 1) >> 62) & 1;
-		else
-			to_a = i % 2 == 0;
-		add(to_a ? a : b, lines[i], 1 + i % 7);
+		size_t part;
+		if (how == 0) {
+			part = (size_t)(lines[k][0] + lines[k][1]) % parts;
+		} else if (how == 1) {
+			state = state * 6364136223846793005ull + 1;
+			part = (size_t)(state >> 33) % parts;
+		} else {
+			part = k % parts;
+		}
+		if (how != 2 || part % 2 == 0)
+			add(trees[part], lines[k], 1 + k % 7);
 	}
-	int rc = fg_tree_merge(a, b);
-	fg_tree_free(b);
+	for (size_t k = n; how == 2 && k-- > 0;) /* (the odd trees' shares, backwards) */
+		if (k % parts % 2)
+			add(trees[k % parts], lines[k], 1 + k % 7);
+	int rc = 0;
+	for (size_t p = 0; p < parts; p++)
+		rc |= fg_tree_finish(trees[p]);
+	for (size_t p = 1; p < parts; p++) {
+		rc |= fg_tree_merge(trees[0], trees[p]);
+		fg_tree_free(trees[p]);
+	}
 	if (rc != 0) {
-		fg_tree_free(a);
+		fg_tree_free(trees[0]);
 		return NULL;
 	}
-	return a;
+	return trees[0];
 }
 
 static int compare_rows(const void *a, const void *b)
@@ -581,43 +594,82 @@ static int compare_rows(const void *a, const void *b)
 	return strcmp((const char *)a, (const char *)b);
 }
 
+/* Whether every live node is in its parent's list, once, after its
+ * parent (a higher id: finish.c sums children first by going down the
+ * ids), lists in strict name order (siblings of one name merged), and the
+ * merged nodes weigh nothing; *live: the nodes found. */
+static bool well_linked(const fg_tree *t, size_t *live)
+{
+	size_t found = 1;
+	for (size_t id = 0; id < fg_tree_size(t); id++) {
+		if (id > 0 && fg_tree_parent(t, (fg_node_id)id) == FG_NODE_NONE) {
+			if (!fg_count_is_zero(fg_tree_total(t, (fg_node_id)id)))
+				return false;
+			continue;
+		}
+		const char *previous = NULL;
+		size_t previous_length = 0;
+		for (fg_node_id c = fg_tree_first_child(t, (fg_node_id)id); c != FG_NODE_NONE;
+		     c = fg_tree_next_sibling(t, c), found++) {
+			size_t length;
+			const char *name = fg_tree_name(t, c, &length);
+			if (fg_tree_parent(t, c) != id || c <= id || found > fg_tree_size(t))
+				return false;
+			if (previous != NULL) {
+				int order = memcmp(previous, name, length < previous_length ? length : previous_length);
+				if (order > 0 || (order == 0 && previous_length >= length))
+					return false;
+			}
+			previous = name;
+			previous_length = length;
+		}
+	}
+	*live = found;
+	return true;
+}
+
 /*
- * fg_tree_finish_threads gives the tree fg_tree_finish gives, node for
- * node (the same ids kept, the same lists, the same totals), on trees
- * large enough for its threads (over 65536 nodes), with the merges a split
- * between trees and sorted input make.
+ * Trees of a split of the lines, finished and merged (as the threads'
+ * trees are: graph.c), give the tree of all the lines: the same frames,
+ * totals and order, on trees of over 100,000 nodes, split in 2 to 4,
+ * with merges at every depth.
  */
-static void test_finish_threads(void)
+static void test_merge_many(void)
 {
 	enum { LINES = 40000 };
 	static char lines[LINES][96];
 	uint64_t state = 12345;
 	for (size_t i = 0; i < LINES; i++)
 		random_line(&state, lines[i], sizeof(lines[i]));
+	size_t size = 16 << 20;
+	char *whole = malloc(size), *merged = malloc(size);
 	for (int how = 0; how < 3; how++) {
 		if (how == 2)
 			qsort(lines, LINES, sizeof(lines[0]), compare_rows);
-		fg_tree *one = split_tree(lines, LINES, how);
+		fg_tree *one = fg_tree_new(0);
+		for (size_t i = 0; i < LINES; i++)
+			add(one, lines[i], 1 + i % 7);
 		fg_tree_finish(one);
-		for (size_t threads = 2; threads <= 4; threads++) {
-			fg_tree *many = split_tree(lines, LINES, how);
-			int rc = fg_tree_finish_threads(many, threads);
-			size_t differ = 0;
-			for (size_t id = 0; id < fg_tree_size(one); id++)
-				if ((id == 0 || fg_tree_parent(one, (fg_node_id)id) != FG_NODE_NONE) && (fg_node_name_id(one, (fg_node_id)id) != fg_node_name_id(many, (fg_node_id)id) ||
-				    fg_tree_parent(one, (fg_node_id)id) != fg_tree_parent(many, (fg_node_id)id) ||
-				    fg_tree_first_child(one, (fg_node_id)id) != fg_tree_first_child(many, (fg_node_id)id) ||
-				    fg_tree_next_sibling(one, (fg_node_id)id) != fg_tree_next_sibling(many, (fg_node_id)id) ||
-				    fg_count_compare(fg_tree_total(one, (fg_node_id)id), fg_tree_total(many, (fg_node_id)id)) != 0))
-					differ++;
-			CHECK(rc == 0 && fg_tree_size(one) > 65536 && fg_tree_size(one) == fg_tree_size(many) &&
-			      (how == 0 || one->merged > 0) && one->merged == many->merged && differ == 0,
-			      "tree: finished on %zu threads = on one (split %d: %zu nodes, %zu merged, %zu differ)",
-			      threads, how, fg_tree_size(one), one->merged, differ);
+		whole[0] = '\0';
+		serialize(one, 0, 0, whole, size);
+		for (size_t parts = 2; parts <= 4; parts++) {
+			fg_tree *many = split_tree(lines, LINES, how, parts);
+			size_t live = 0;
+			bool linked = many != NULL && well_linked(many, &live);
+			merged[0] = '\0';
+			if (many != NULL)
+				serialize(many, 0, 0, merged, size);
+			CHECK(linked && live == fg_tree_live_nodes(many) && fg_tree_live_nodes(one) > 100000 &&
+			      live == fg_tree_live_nodes(one) && strcmp(whole, merged) == 0,
+			      "tree: %zu trees of a split (%d), finished and merged, are the one tree "
+			      "(%zu nodes; %zu, %s)", parts, how, fg_tree_live_nodes(one), live,
+			      linked ? "well linked" : "badly linked");
 			fg_tree_free(many);
 		}
 		fg_tree_free(one);
 	}
+	free(whole);
+	free(merged);
 }
 
 int main(void)
@@ -626,6 +678,6 @@ int main(void)
 	test_frame_bytes();
 	test_merge();
 	test_sorted_path();
-	test_finish_threads();
+	test_merge_many();
 	return check_exit();
 }
