@@ -6,6 +6,7 @@
  * palette's stack (color.c), and the defaults of every option.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "color.h"
@@ -174,9 +175,24 @@ int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *
 	return 0;
 }
 
-/* Finishes a thread's tree (fg_tree_finish), on a thread of its own. */
+/*
+ * Collecting the threads' trees: each is finished (fg_tree_finish) on a
+ * thread of its own; then, when they are small enough to, every thread
+ * takes chunks of the names of the other trees to look up in the first
+ * tree's (fg_tree_map_names), so that fg_tree_merge adds only new names.
+ */
+#define MAP_CHUNK 4096
+
+typedef struct collecting {
+	fg_graph *g;
+	uint32_t *maps[FG_GRAPH_THREADS_MAX]; /* tree i's names in tree 0's; NULL: none */
+	size_t chunks[FG_GRAPH_THREADS_MAX];  /* the chunks of names before tree i's */
+	atomic_size_t next;                   /* the next chunk to take */
+} collecting;
+
 typedef struct finishing {
-	fg_tree *tree;
+	collecting *c;
+	size_t index;
 	pthread_t thread;
 	bool started;
 	int rc;
@@ -185,18 +201,38 @@ typedef struct finishing {
 static void *finish_tree(void *argument)
 {
 	finishing *f = argument;
-	f->rc = fg_tree_finish(f->tree);
+	collecting *c = f->c;
+	f->rc = fg_tree_finish(c->g->sinks[f->index].tree);
+	size_t trees = c->g->sink_count;
+	for (size_t k; (k = atomic_fetch_add(&c->next, 1)) < c->chunks[trees - 1];) {
+		size_t i = 1;
+		while (k >= c->chunks[i])
+			i++;
+		const fg_tree *from = c->g->sinks[i].tree;
+		size_t begin = (k - c->chunks[i - 1]) * MAP_CHUNK;
+		size_t end = fg_tree_name_count(from) - begin > MAP_CHUNK ? begin + MAP_CHUNK
+									  : fg_tree_name_count(from);
+		fg_tree_map_names(c->g->tree, from, c->maps[i], begin, end);
+	}
 	return NULL;
 }
 
 int fg_graph_collect(fg_graph *g, fg_error *err)
 {
-	/* Each thread's tree is finished (linked, ordered, summed) on a thread
-	 * of its own, then merged into the first: the merge only has the
-	 * frames the trees share to join, a line's first few (graph_read.c). */
+	/* The merge then only has the frames the trees share to join, a
+	 * line's first few (graph_read.c). */
+	collecting c = {.g = g};
 	finishing f[FG_GRAPH_THREADS_MAX];
+	atomic_init(&c.next, 0);
+	for (size_t i = 1; i < g->sink_count; i++) {
+		const fg_tree *from = g->sinks[i].tree;
+		size_t names = fg_tree_name_count(from);
+		if (fg_tree_can_map_names(g->tree, from))
+			c.maps[i] = malloc((names ? names : 1) * sizeof(*c.maps[i]));
+		c.chunks[i] = c.chunks[i - 1] + (c.maps[i] != NULL ? (names + MAP_CHUNK - 1) / MAP_CHUNK : 0);
+	}
 	for (size_t i = 0; i < g->sink_count; i++) {
-		f[i] = (finishing){.tree = g->sinks[i].tree};
+		f[i] = (finishing){.c = &c, .index = i};
 		f[i].started = i > 0 && pthread_create(&f[i].thread, NULL, finish_tree, &f[i]) == 0;
 	}
 	for (size_t i = 0; i < g->sink_count; i++)
@@ -209,8 +245,10 @@ int fg_graph_collect(fg_graph *g, fg_error *err)
 		if (f[i].rc != 0)
 			rc = f[i].rc;
 	}
-	for (size_t i = 1; i < g->sink_count && rc == 0; i++) {
-		rc = fg_tree_merge(g->tree, g->sinks[i].tree);
+	for (size_t i = 1; i < g->sink_count; i++) {
+		if (rc == 0)
+			rc = fg_tree_merge(g->tree, g->sinks[i].tree, c.maps[i]);
+		free(c.maps[i]);
 		fg_tree_free(g->sinks[i].tree);
 		fg_buffer_free(&g->sinks[i].scratch);
 		fg_buffer_free(&g->sinks[i].reversed);

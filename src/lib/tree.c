@@ -265,11 +265,14 @@ static int store_name(fg_tree *t, const char *name, size_t length)
 
 /* The id of name (whose name_hash is hash), added if new; NO_NAME when
  * out of memory. */
-static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint64_t hash)
+/* The id of name (whose name_hash is hash), NO_NAME if the table does
+ * not have it; *at: the slot it would go in. */
+static inline uint32_t find_name(const fg_tree *t, const char *name, size_t length,
+				 uint64_t hash, size_t *at)
 {
-	size_t at = hash & t->name_mask;
 	uint32_t tag = name_tag(hash);
-	for (uint32_t slot; (slot = t->name_slots[at]) != 0; at = (at + 1) & t->name_mask) {
+	*at = hash & t->name_mask;
+	for (uint32_t slot; (slot = t->name_slots[*at]) != 0; *at = (*at + 1) & t->name_mask) {
 		if (!slot_has_tag(slot, tag, t->name_mask))
 			continue;
 		uint32_t id = (uint32_t)slot_id(slot, t->name_mask);
@@ -278,10 +281,19 @@ static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint6
 		if (known_length == length && same_bytes(known, name, length))
 			return id;
 	}
+	return NO_NAME;
+}
+
+static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint64_t hash)
+{
+	size_t at;
+	uint32_t id = find_name(t, name, length, hash, &at);
+	if (id != NO_NAME)
+		return id;
 	if (t->name_count >= FG_HAS_CHILDREN - 1 || store_name(t, name, length) != 0)
 		return NO_NAME;
-	uint32_t id = (uint32_t)t->name_count++;
-	t->name_slots[at] = make_slot(tag, t->name_mask, id);
+	id = (uint32_t)t->name_count++;
+	t->name_slots[at] = make_slot(name_tag(hash), t->name_mask, id);
 	if (crowded(t->name_count, t->name_mask) && build_names(t, t->name_mask * 2 + 1) != 0)
 		return NO_NAME;
 	return id;
@@ -924,15 +936,33 @@ static inline size_t name_start(const fg_tree *t, size_t id)
 	return t->names != NULL ? t->names[id] : t->wide_names[id];
 }
 
+bool fg_tree_can_map_names(const fg_tree *into, const fg_tree *from)
+{
+	return into->name_count <= FG_TREE_MAPPED_NAMES && from->name_count <= FG_TREE_MAPPED_NAMES &&
+	       into->name_slots != NULL;
+}
+
+void fg_tree_map_names(const fg_tree *into, const fg_tree *from, uint32_t *map, size_t begin,
+		       size_t end)
+{
+	for (size_t i = begin; i < end; i++) {
+		size_t length, at;
+		const char *name = fg_tree_name_bytes(from, (uint32_t)i, &length);
+		map[i] = find_name(into, name, length, name_hash(name, length), &at);
+	}
+}
+
 /*
- * from's names appended to into's, as they are: from's name i is into's
- * name into->name_count (before) + i. A name both trees have is then in
- * into's store twice, under two ids: finished trees compare names by
- * their bytes, and only fg_tree_add, done with by now, needs one id a
- * name. A copy, not a lookup a name (10M names: 1.7 s of 4). From the
- * last name down, giving back from's memory as it goes. 0 or FG_ENOMEM.
+ * from's names added to into's. Without a map, all of them, as they are:
+ * from's name i is into's name into->name_count (before) + i, and a name
+ * both trees have is then in into's store twice, under two ids (finished
+ * trees compare names by their bytes; only fg_tree_add needs one id a
+ * name). A copy, not a lookup a name (10M names: 1.7 s of 4), from the
+ * last name down, giving back from's memory as it goes. With a map
+ * (fg_tree_map_names), only the names into does not have, each map[i] then
+ * into's id of name i. 0 or FG_ENOMEM.
  */
-static int append_names(fg_tree *into, fg_tree *from)
+static int append_names(fg_tree *into, fg_tree *from, uint32_t *map)
 {
 	size_t base = into->store_length, count = into->name_count + from->name_count;
 	size_t length = base + from->store_length;
@@ -944,6 +974,17 @@ static int append_names(fg_tree *into, fg_tree *from)
 	size_t entry_size = into->names != NULL ? sizeof(*into->names) : sizeof(*into->wide_names);
 	if (fg_grow(entries, &into->name_capacity, count + 1, entry_size) != 0)
 		return FG_ENOMEM;
+	if (map != NULL) {
+		for (size_t i = 0; i < from->name_count; i++) {
+			if (map[i] != NO_NAME)
+				continue;
+			size_t name_length;
+			const char *name = fg_tree_name_bytes(from, (uint32_t)i, &name_length);
+			store_name(into, name, name_length); /* (cannot fail: room made above) */
+			map[i] = (uint32_t)into->name_count++;
+		}
+		return 0;
+	}
 	size_t end = from->store_length; /* of the bytes not yet copied */
 	for (size_t i = from->name_count; i-- > 0;) {
 		size_t at = into->name_count + i + 1; /* (the entry past name i) */
@@ -1025,7 +1066,7 @@ static int join_lists(fg_tree *t, join j, join **pending, size_t *used, size_t *
 	return 0;
 }
 
-int fg_tree_merge(fg_tree *into, fg_tree *from)
+int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map)
 {
 	if (fg_tree_finish(into) != 0 || fg_tree_finish(from) != 0)
 		return FG_ENOMEM;
@@ -1055,7 +1096,11 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	if ((from->before != NULL || into->before != NULL) &&
 	    grow_counts((void **)&into->before, &into->before_capacity, size, sizeof(*into->before)) != 0)
 		return FG_ENOMEM;
-	uint32_t names = (uint32_t)into->name_count; /* (append_names, below) */
+	/* The names first when mapped (few: the map is small), else after the
+	 * nodes, whose memory is given back first. */
+	uint32_t names = (uint32_t)into->name_count;
+	if (map != NULL && append_names(into, from, map) != 0)
+		return FG_ENOMEM;
 	/* from's node i is into's i + offset (its root is into's root); from
 	 * the last node down, giving back from's memory as it goes: the two
 	 * trees never take much more room than the merged one. */
@@ -1063,7 +1108,8 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 #define MOVED(id) ((id) == FG_NODE_NONE ? FG_NODE_NONE : (id) + offset)
 	for (size_t i = from->size - 1; i >= 1; i--) {
 		fg_tree_node n = from->nodes[i];
-		n.name = (FG_NAME_ID(&n) + names) | (n.name & FG_NAME_FLAGS);
+		n.name = (map != NULL ? map[FG_NAME_ID(&n)] : FG_NAME_ID(&n) + names) |
+			 (n.name & FG_NAME_FLAGS);
 		if (n.parent != 0 && n.parent != FG_NODE_NONE)
 			n.parent += offset;
 		into->nodes[i + offset] = n;
@@ -1083,8 +1129,10 @@ int fg_tree_merge(fg_tree *into, fg_tree *from)
 	}
 	fg_node_id first = MOVED(from->links[0].first_child);
 #undef MOVED
-	if (append_names(into, from) != 0)
+	if (map == NULL && append_names(into, from, NULL) != 0)
 		return FG_ENOMEM;
+	/* into's name table no longer has all of its names. */
+	free_name_slots(into);
 	add_count(into, 0, fg_node_total(from, 0)); /* cannot fail: see above; frac exists if needed */
 	if (into->before != NULL && from->before != NULL)
 		fg_count_add_inline(&into->before[0], from->before[0]);
@@ -1227,7 +1275,8 @@ int fg_tree_finish(fg_tree *t)
 		return 0;
 	t->finished = true;
 	free_child_slots(t);
-	free_name_slots(t);
+	if (t->name_count > FG_TREE_MAPPED_NAMES)
+		free_name_slots(t); /* (a smaller one is kept: fg_tree_map_names) */
 	/* No inclusive total is greater than the grand total. */
 	if (widen_tiny(t) != 0 || (t->grand_total.whole > UINT32_MAX && widen_counts(t) != 0))
 		return FG_ENOMEM;

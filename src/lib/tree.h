@@ -103,12 +103,31 @@ struct fg_tree {
  * finished first (fg_tree_finish) if they are not: from's nodes are
  * appended with new ids, and its lists joined to into's, from the root
  * down as far as the two have frames in common. `into` stays finished.
- * A name both had is then in into's name table twice, under two ids (see
- * fg_node_name_id). Whatever this returns, free `from` next (its memory
- * is given back as it goes); after an error, free `into` too.
+ * from's names are added to into's: through `map` (fg_tree_map_names,
+ * for all of from's names, written over; may be NULL) those into has already are not added again;
+ * the others, or all without a map, are added as they are, so that a
+ * name both had may then have two ids (see fg_node_name_id). Whatever
+ * this returns, free `from` next (its memory is given back as it goes);
+ * after an error, free `into` too.
  * Returns 0, FG_ENOMEM, or FG_ERANGE (the sum of both exceeds 2^64-1).
  */
-int fg_tree_merge(fg_tree *into, fg_tree *from);
+int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map);
+
+/*
+ * Trees of FG_TREE_MAPPED_NAMES names or fewer keep their table of names
+ * when finished, for fg_tree_map_names: whether from's names can be looked
+ * up in into's (not when either tree has more names: their lookups would
+ * cost more than the names' second copies).
+ */
+#define FG_TREE_MAPPED_NAMES (1u << 20)
+bool fg_tree_can_map_names(const fg_tree *into, const fg_tree *from);
+
+/* map[begin..end): from's names begin..end as ids of into's names, NO_NAME
+ * (UINT32_MAX) where into has none (fg_tree_can_map_names must be true).
+ * Reads the names of the two trees only: it may run while either is being
+ * finished, and on several threads, for ranges of their own. */
+void fg_tree_map_names(const fg_tree *into, const fg_tree *from, uint32_t *map, size_t begin,
+		       size_t end);
 
 /* The id of a node's name in the tree's name table: equal ids, equal
  * names; but in a merged tree (fg_tree_merge) one name may have two ids. */

@@ -25,6 +25,19 @@ static void add(fg_tree *t, const char *stack, uint64_t count)
 
 static void serialize(const fg_tree *t, fg_node_id n, int depth, char *out, size_t size);
 
+/* from's names as ids of into's (fg_tree_merge), in two ranges; NULL if
+ * they cannot be. */
+static uint32_t *name_map(const fg_tree *into, const fg_tree *from)
+{
+	size_t names = fg_tree_name_count(from);
+	uint32_t *map = fg_tree_can_map_names(into, from) ? malloc((names + 1) * sizeof(*map)) : NULL;
+	if (map != NULL) {
+		fg_tree_map_names(into, from, map, names / 3, names);
+		fg_tree_map_names(into, from, map, 0, names / 3);
+	}
+	return map;
+}
+
 static void test_tree(void)
 {
 	fg_tree *t = fg_tree_new(0);
@@ -165,7 +178,7 @@ static void test_tree(void)
 	fg_tree *t2 = fg_tree_new(0);
 	add(t2, "b", 4294967295u);
 	add(t2, "", 4294967294u);
-	CHECK(fg_tree_merge(t, t2) == 0, "tree: counts past 2^32 merge");
+	CHECK(fg_tree_merge(t, t2, NULL) == 0, "tree: counts past 2^32 merge");
 	fg_tree_free(t2);
 	fg_tree_finish(t);
 	CHECK(fg_tree_total(t, child_named(t, 0, "a")).whole == 4294967297u &&
@@ -309,17 +322,22 @@ static void check_merges(const char *const *lines, const uint64_t *counts, size_
 	fg_tree_finish(one);
 	whole[0] = '\0';
 	serialize(one, 0, 0, whole, sizeof(whole));
-	for (size_t split = 0; split <= n; split++) {
+	for (size_t split = 0; split <= 2 * n + 1; split++) {
 		fg_tree *a = fg_tree_new(0), *b = fg_tree_new(0);
 		for (size_t i = 0; i < n; i++)
-			add(i < split ? a : b, lines[i], counts ? counts[i] : 1 + i);
-		int rc = fg_tree_merge(a, b);
-		fg_tree_free(b);
+			add(i < split / 2 ? a : b, lines[i], counts ? counts[i] : 1 + i);
+		/* (Odd splits: b's names mapped to a's first.) */
 		fg_tree_finish(a);
+		fg_tree_finish(b);
+		uint32_t *map = split % 2 ? name_map(a, b) : NULL;
+		int rc = fg_tree_merge(a, b, map);
+		free(map);
+		fg_tree_free(b);
 		merged[0] = '\0';
 		serialize(a, 0, 0, merged, sizeof(merged));
-		CHECK(rc == 0 && strcmp(whole, merged) == 0, "tree merge (%s): split after line %zu equals one tree",
-		      what, split);
+		CHECK(rc == 0 && strcmp(whole, merged) == 0 && (split % 2 == 0 || map != NULL),
+		      "tree merge (%s): split after line %zu (names %s) equals one tree", what,
+		      split / 2, split % 2 ? "mapped" : "copied");
 		fg_tree_free(a);
 	}
 	fg_tree_free(one);
@@ -371,9 +389,10 @@ static void test_merge(void)
 			add(i % 3 ? a : b, line, 1 + (uint64_t)i);
 		}
 		bool widened = ((wide & 1) != 0) == (a->wide_names != NULL) && ((wide & 2) != 0) == (b->wide_names != NULL);
-		int rc = fg_tree_merge(a, b);
+		uint32_t *map = wide >= 2 ? name_map(a, b) : NULL;
+		int rc = fg_tree_merge(a, b, map);
+		free(map);
 		fg_tree_free(b);
-		fg_tree_finish(a);
 		merged_listing[0] = '\0';
 		serialize(a, 0, 0, merged_listing, sizeof(merged_listing));
 		CHECK(widened && rc == 0 && strcmp(one_listing, merged_listing) == 0,
@@ -384,7 +403,7 @@ static void test_merge(void)
 	fg_tree *big = fg_tree_new(0), *other = fg_tree_new(0);
 	add(big, "a", UINT64_MAX);
 	add(other, "b", 1);
-	CHECK(fg_tree_merge(big, other) == FG_ERANGE, "tree merge: an overflowing sum is refused");
+	CHECK(fg_tree_merge(big, other, NULL) == FG_ERANGE, "tree merge: an overflowing sum is refused");
 	fg_tree_free(other);
 	fg_tree_free(big);
 }
@@ -552,8 +571,9 @@ static void random_line(uint64_t *state, char *out, size_t size)
  * frames at every depth; 2: sorted lines dealt in turn, every other tree
  * taking its share backwards, so that some trees have names that came
  * back and the others are out of order), each finished, merged into the
- * first. */
-static fg_tree *split_tree(char (*lines)[96], size_t n, int how, size_t parts)
+ * first: when `mapped`, the names of every other tree (or of the second
+ * of two) mapped to the first's before the merges. */
+static fg_tree *split_tree(char (*lines)[96], size_t n, int how, size_t parts, bool mapped)
 {
 	fg_tree *trees[4];
 	for (size_t p = 0; p < parts; p++)
@@ -576,10 +596,15 @@ static fg_tree *split_tree(char (*lines)[96], size_t n, int how, size_t parts)
 		if (k % parts % 2)
 			add(trees[k % parts], lines[k], 1 + k % 7);
 	int rc = 0;
+	uint32_t *maps[4] = {NULL};
 	for (size_t p = 0; p < parts; p++)
 		rc |= fg_tree_finish(trees[p]);
+	for (size_t p = 1; p < parts && mapped; p++) /* (as graph.c: all before the merges) */
+		if (p % 2 || parts == 2)
+			rc |= (maps[p] = name_map(trees[0], trees[p])) == NULL;
 	for (size_t p = 1; p < parts; p++) {
-		rc |= fg_tree_merge(trees[0], trees[p]);
+		rc |= fg_tree_merge(trees[0], trees[p], maps[p]);
+		free(maps[p]);
 		fg_tree_free(trees[p]);
 	}
 	if (rc != 0) {
@@ -652,18 +677,21 @@ static void test_merge_many(void)
 		fg_tree_finish(one);
 		whole[0] = '\0';
 		serialize(one, 0, 0, whole, size);
-		for (size_t parts = 2; parts <= 4; parts++) {
-			fg_tree *many = split_tree(lines, LINES, how, parts);
+		for (size_t run = 0; run < 6; run++) {
+			size_t parts = 2 + run / 2;
+			bool mapped = run % 2;
+			fg_tree *many = split_tree(lines, LINES, how, parts, mapped);
 			size_t live = 0;
 			bool linked = many != NULL && well_linked(many, &live);
 			merged[0] = '\0';
 			if (many != NULL)
 				serialize(many, 0, 0, merged, size);
 			CHECK(linked && live == fg_tree_live_nodes(many) && fg_tree_live_nodes(one) > 100000 &&
-			      live == fg_tree_live_nodes(one) && strcmp(whole, merged) == 0,
-			      "tree: %zu trees of a split (%d), finished and merged, are the one tree "
-			      "(%zu nodes; %zu, %s)", parts, how, fg_tree_live_nodes(one), live,
-			      linked ? "well linked" : "badly linked");
+			      live == fg_tree_live_nodes(one) && strcmp(whole, merged) == 0 &&
+			      (!mapped || parts > 2 || fg_tree_name_count(many) == fg_tree_name_count(one)),
+			      "tree: %zu trees of a split (%d), finished and merged (names %s), are the one "
+			      "tree (%zu nodes; %zu, %s)", parts, how, mapped ? "mapped" : "copied",
+			      fg_tree_live_nodes(one), live, linked ? "well linked" : "badly linked");
 			fg_tree_free(many);
 		}
 		fg_tree_free(one);
