@@ -189,7 +189,7 @@ typedef struct pending {
 	fg_node_id node;
 	uint32_t depth;
 	double start;
-	bool warmed; /* its children were loaded ahead (fg_tree_warm_stack) */
+	uint8_t warmed; /* 0, or whether its children were loaded ahead (fg_tree_warm_stack) */
 } pending;
 
 /*
@@ -212,7 +212,7 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 	}
 	if (fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0)
 		return FG_ENOMEM;
-	stack[used++] = (pending){0, 0, 0, false};
+	stack[used++] = (pending){0, 0, 0, 0};
 	while (used > 0) {
 		if (!stack[used - 1].warmed)
 			fg_tree_warm_stack(w->tree, stack, used, sizeof(*stack), offsetof(pending, node),
@@ -234,7 +234,7 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 					goto oom;
 				double at = w->o->flamechart
 						    ? fg_count_to_double(fg_tree_start(w->tree, c)) : start;
-				stack[used++] = (pending){c, p.depth + 1, at, false};
+				stack[used++] = (pending){c, p.depth + 1, at, 0};
 			}
 			start += width;
 		}

@@ -1359,17 +1359,28 @@ static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t stride,
 			size_t node_at, size_t warmed_at)
 {
-	enum { LOOK = 64 };
+	/* Entries looked at, at most; lists warmed and not yet visited that
+	 * are enough to wait for (a new batch would find few lanes). */
+	enum { LOOK = 64, READY = WARM_MOST / 2 };
 	fg_node_id nodes[WARM_MOST];
-	size_t count = 0;
+	size_t count = 0, ready = 0;
 	for (size_t i = used; i-- > 0 && used - i <= LOOK && count < WARM_MOST;) {
 		unsigned char *entry = (unsigned char *)stack + i * stride;
-		bool warmed;
-		memcpy(&warmed, entry + warmed_at, sizeof(warmed));
-		if (!warmed) {
-			warmed = true;
-			memcpy(entry + warmed_at, &warmed, sizeof(warmed));
-			memcpy(&nodes[count++], entry + node_at, sizeof(*nodes));
+		uint8_t state = entry[warmed_at];
+		if (state == FG_WARMED_LEAF)
+			continue;
+		if (state == FG_WARMED_LIST) {
+			if (count == 0 && ++ready >= READY)
+				return;
+			continue;
+		}
+		fg_node_id node;
+		memcpy(&node, entry + node_at, sizeof(node));
+		if (t->links[node].first_child == FG_NODE_NONE) {
+			entry[warmed_at] = FG_WARMED_LEAF;
+		} else {
+			entry[warmed_at] = FG_WARMED_LIST;
+			nodes[count++] = node;
 		}
 	}
 	if (t->whole != NULL)

@@ -167,13 +167,17 @@ static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 /*
  * Loads into the cache, and starts loading the counts of, the children of
  * the nodes of a walk's stack that are nearest its top (the next to be
- * visited) and not yet warmed, up to 16 of them, and marks them warmed:
- * `used` entries of `stride` bytes, each with a fg_node_id at `node_at`
- * and a bool at `warmed_at` (offsetof). Their lists are walked side by
- * side, a step of each in turn: a list is a chain of loads, each waiting
- * for the one before, but the chains of different nodes do not wait for
- * each other. The walk that follows then finds them in the cache.
+ * visited) and not yet warmed, up to 16 of them: `used` entries of
+ * `stride` bytes, each with a fg_node_id at `node_at` and a uint8_t at
+ * `warmed_at` (offsetof), 0 when pushed, then one of the states below.
+ * Their lists are walked side by side, a step of each in turn: a list is
+ * a chain of loads, each waiting for the one before, but the chains of
+ * different nodes do not wait for each other. The walk that follows then
+ * finds them in the cache. Leaves take no lane, and while 8 warmed lists
+ * are still ahead nothing is done: else a walk that pushes leaves at
+ * every step (a wide last level) would warm one list at a time.
  */
+enum { FG_WARMED_LIST = 1, FG_WARMED_LEAF = 2 };
 void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t stride,
 			size_t node_at, size_t warmed_at);
 

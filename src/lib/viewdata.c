@@ -210,7 +210,7 @@ typedef struct visit {
 	fg_node_id node;
 	uint32_t depth;
 	size_t parent;
-	bool warmed; /* its children were loaded ahead (fg_tree_warm_stack) */
+	uint8_t warmed; /* 0, or whether its children were loaded ahead (fg_tree_warm_stack) */
 } visit;
 
 static void reverse_visits(visit *v, size_t count)
@@ -242,7 +242,7 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 	if (fg_grow((void **)&list->nodes, &list->capacity, expected, sizeof(*list->nodes)) != 0 ||
 	    fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0)
 		return FG_ENOMEM;
-	stack[used++] = (visit){0, 0, 0, false};
+	stack[used++] = (visit){0, 0, 0, 0};
 	*other = (fg_count){0, 0};
 	while (used > 0) {
 		if (!stack[used - 1].warmed)
@@ -282,7 +282,7 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 			}
 			if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0)
 				goto oom;
-			stack[used++] = (visit){c, v.depth + 1, at, false};
+			stack[used++] = (visit){c, v.depth + 1, at, 0};
 		}
 		fg_count self = fg_count_sub_floor(total, children);
 		if (set_kept_count(list, &k->self, self) != 0 ||
