@@ -200,6 +200,39 @@ check "--nameattr event handlers are refused" sh -c "! grep -q onclick '$TMP/att
 check "--cp uses palette.map colours" grep -q '<g fill="rgb(1,2,3)">' "$TMP/cp.svg"
 check "--cp adds new names to palette.map, sorted" sh -c "grep -q '^parse->rgb(' '$TMP/palette.map' && sort -c '$TMP/palette.map'"
 
+# --- property: a frame's colour is its name's, wherever it is drawn ----------------
+# (svg.c works each name's colour out once; the palettes that look at the
+# name's annotation, language or module are among those checked.)
+python3 - >"$TMP/names.folded" <<'PY'
+import random
+r = random.Random(7)
+pool = ["main", "foo_[k]", "bar_[j]", "java/lang/String.hash", "Lcom/x/Y;.run_[j]",
+        "node::Start", "v8::internal::Run", "x.js:12", "sys_read_[k]", "caf\u00e9", "a&b<c>",
+        "[unknown]", "perl", "libc.so.6`write", "-", "--"] + ["f%d" % i for i in range(40)]
+for _ in range(3000):
+    print(";".join(r.choice(pool) for _ in range(r.randint(1, 9))), r.randint(1, 50))
+PY
+for colors in hot java js perl mem; do
+	for hash in "" --hash; do
+		"$R" --colors $colors $hash --minwidth 0 "$TMP/names.folded" >"$TMP/names.svg" 2>/dev/null
+		check "--colors $colors $hash: every frame of a name has one colour" python3 - "$TMP/names.svg" <<'PY'
+import sys, collections
+import xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+fills = collections.defaultdict(set)
+frames = 0
+for group in ET.parse(sys.argv[1]).getroot().iter(ns + "g"):
+    for frame in group.findall(ns + "g"):
+        title = frame.find(ns + "title")
+        if title is not None and group.get("fill"):
+            fills[title.text.rsplit(" (", 1)[0]].add(group.get("fill"))
+            frames += 1
+split = {name: colours for name, colours in fills.items() if len(colours) > 1}
+sys.exit(0 if frames > 1000 and len(fills) > 50 and not split else "%d frames, %d names, split: %s" % (frames, len(fills), split))
+PY
+	done
+done
+
 # --- property: any input order gives the same graph ------------------------------
 # Names that are prefixes of each other ("f", "f2", "f.c") are what makes
 # bytewise line order differ from frame order (flamegraph.pl sorts whole

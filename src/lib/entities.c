@@ -84,6 +84,12 @@ int fg_entities_use(fg_entities *d, const char *name, size_t length, uint32_t *e
 	return 0;
 }
 
+void fg_entities_use_entry(fg_entities *d, uint32_t entry)
+{
+	if (entry != 0)
+		fg_string_map_at(d->names, entry - 1)->value++;
+}
+
 int fg_entity_value(fg_buffer *out, fg_buffer *scratch, const char *text, size_t length)
 {
 	scratch->length = 0;
@@ -137,12 +143,47 @@ static int by_uses(fg_string_entry **entries, size_t size)
 	return rc;
 }
 
+/* The entries of names used twice or more (the others can gain nothing
+ * from an entity, and get none: their value is set to 0), in byte order;
+ * *size: their number. NULL when out of memory. */
+static fg_string_entry **used_twice(fg_entities *d, size_t *size)
+{
+	size_t count = 0, all = fg_string_map_size(d->names);
+	fg_sort_string *items = malloc((all ? all : 1) * sizeof(*items));
+	if (items == NULL)
+		return NULL;
+	for (size_t i = 0; i < all; i++) {
+		fg_string_entry *e = fg_string_map_at(d->names, i);
+		if (e->value < 2) {
+			e->value = 0;
+			continue;
+		}
+		if (e->length > UINT32_MAX) { /* (beyond fg_sort_strings: sort them all) */
+			free(items);
+			*size = all;
+			return fg_string_map_sorted(d->names);
+		}
+		items[count++] = (fg_sort_string){(const unsigned char *)e->key, (uint32_t)e->length,
+						  (uint32_t)i};
+	}
+	fg_sort_strings(items, count);
+	/* The pointers are written over the items, the i-th over the first
+	 * half of item i / 2, which is read by then (as fg_sort_records). */
+	fg_string_entry **sorted = (fg_string_entry **)(void *)items;
+	for (size_t i = 0; i < count; i++) {
+		fg_string_entry *e = fg_string_map_at(d->names, items[i].id);
+		memcpy(&sorted[i], &e, sizeof(e));
+	}
+	*size = count;
+	return sorted;
+}
+
 int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
 {
-	fg_string_entry **sorted = fg_string_map_sorted(d->names);
+	size_t size;
+	fg_string_entry **sorted = used_twice(d, &size);
 	if (sorted == NULL)
 		return FG_ENOMEM;
-	size_t size = fg_string_map_size(d->names);
 	if (by_uses(sorted, size) != 0) {
 		free(sorted);
 		return FG_ENOMEM;

@@ -25,6 +25,9 @@ void fg_entities_free(fg_entities *d);
  * to the name's entry for fg_entities_ref_entry (0: not counted). 0 or
  * FG_ENOMEM. */
 int fg_entities_use(fg_entities *d, const char *name, size_t length, uint32_t *entry);
+/* Counts one more use of the name of an entry from fg_entities_use (0:
+ * nothing is counted): no lookup. */
+void fg_entities_use_entry(fg_entities *d, uint32_t entry);
 
 /*
  * Gives entities to the names used at least twice whose declaration costs
