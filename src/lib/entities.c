@@ -121,26 +121,16 @@ static int compare_uses(const void *a, const void *b)
 	return c ? c : (x->length > y->length) - (x->length < y->length);
 }
 
+static uint64_t entry_uses(const void *record)
+{
+	return (*(const fg_string_entry *const *)record)->value;
+}
+
 /* Entries in byte order, put in order of most uses first, keeping the
- * byte order among equal uses: a stable sort on the uses (strsort.c;
- * qsort where a count does not fit 32 bits). */
+ * byte order among equal uses. */
 static int by_uses(fg_string_entry **entries, size_t size)
 {
-	uint64_t most = 0;
-	for (size_t i = 0; i < size; i++)
-		most = entries[i]->value > most ? entries[i]->value : most;
-	if (most > UINT32_MAX) {
-		qsort(entries, size, sizeof(*entries), compare_uses);
-		return 0;
-	}
-	uint32_t *keys = malloc((size ? size : 1) * sizeof(*keys));
-	if (keys == NULL)
-		return FG_ENOMEM;
-	for (size_t i = 0; i < size; i++)
-		keys[i] = UINT32_MAX - (uint32_t)entries[i]->value; /* most first */
-	int rc = fg_sort_records_by_key(entries, size, sizeof(*entries), keys);
-	free(keys);
-	return rc;
+	return fg_sort_records_by_count(entries, size, sizeof(*entries), entry_uses, compare_uses);
 }
 
 /* The entries of names used twice or more (the others can gain nothing

@@ -225,3 +225,26 @@ int fg_sort_records_by_key(void *base, size_t count, size_t size, const uint32_t
 	free(copy);
 	return rc;
 }
+
+int fg_sort_records_by_count(void *base, size_t count, size_t size,
+			     uint64_t (*count_of)(const void *record),
+			     int (*compare)(const void *, const void *))
+{
+	uint64_t most = 0;
+	for (size_t i = 0; i < count; i++) {
+		uint64_t c = count_of((const char *)base + i * size);
+		most = c > most ? c : most;
+	}
+	if (most > UINT32_MAX) {
+		qsort(base, count, size, compare);
+		return 0;
+	}
+	uint32_t *keys = malloc((count ? count : 1) * sizeof(*keys));
+	if (keys == NULL)
+		return FG_ENOMEM;
+	for (size_t i = 0; i < count; i++) /* (most first) */
+		keys[i] = UINT32_MAX - (uint32_t)count_of((const char *)base + i * size);
+	int rc = fg_sort_records_by_key(base, count, size, keys);
+	free(keys);
+	return rc;
+}

@@ -56,4 +56,15 @@ int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order);
  */
 int fg_sort_records_by_key(void *base, size_t count, size_t size, const uint32_t *keys);
 
+/*
+ * Puts the count records at base (each `size` bytes) in decreasing order
+ * of a count, count_of(record), equal counts keeping their order: by
+ * fg_sort_records_by_key while every count fits 32 bits, else by qsort
+ * with `compare`, which must give the same order. Returns 0, or
+ * FG_ENOMEM (the records then as they were).
+ */
+int fg_sort_records_by_count(void *base, size_t count, size_t size,
+			     uint64_t (*count_of)(const void *record),
+			     int (*compare)(const void *, const void *));
+
 #endif

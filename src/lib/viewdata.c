@@ -373,6 +373,11 @@ static int compare_use(const void *a, const void *b)
 	return (x->group > y->group) - (x->group < y->group);
 }
 
+static uint64_t group_uses(const void *record)
+{
+	return ((const use *)record)->uses;
+}
+
 static void free_shown(shown_names *s)
 {
 	free(s->number);
@@ -429,7 +434,9 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 		groups[group_count - 1].uses += uses[sorted[i]];
 		s->number[sorted[i]] = (uint32_t)group_count - 1; /* its group, for now */
 	}
-	qsort(groups, group_count, sizeof(*groups), compare_use);
+	/* (In byte order: compare_use's order is a stable sort on the uses.) */
+	if (fg_sort_records_by_count(groups, group_count, sizeof(*groups), group_uses, compare_use) != 0)
+		goto done;
 	for (size_t g = 0; g < group_count; g++)
 		s->order[g] = ids[sorted[groups[g].first]];
 	uint32_t *number_of_group = sorted; /* (sorted is done with) */

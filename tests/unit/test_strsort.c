@@ -15,7 +15,9 @@
 #define fg_sort_by_key fg_sort_by_key_unused
 #define fg_sort_records fg_sort_records_shallow
 #define fg_sort_records_by_key fg_sort_records_by_key_unused
+#define fg_sort_records_by_count fg_sort_records_by_count_unused
 #include "../../src/lib/strsort.c"
+#undef fg_sort_records_by_count
 #undef fg_sort_strings
 #undef fg_sort_by_key
 #undef fg_sort_records
@@ -25,6 +27,9 @@ int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order); /* the 
 void fg_sort_strings(fg_sort_string *items, size_t count); /* the library's */
 const void **fg_sort_records(const void *base, size_t count, size_t size, size_t bytes_at,
 			     size_t length_at); /* the library's */
+int fg_sort_records_by_count(void *base, size_t count, size_t size,
+			     uint64_t (*count_of)(const void *record),
+			     int (*compare)(const void *, const void *)); /* the library's */
 
 #include "check.h"
 
@@ -201,6 +206,43 @@ static bool one_record_set(size_t count, unsigned letters, bool shallow)
 	return same;
 }
 
+/* fg_sort_records_by_count: counts decreasing, equal counts in their
+ * first order (records hold their first place), against qsort on (count
+ * descending, place); counts past 32 bits when `wide` (the qsort way). */
+typedef struct counted {
+	uint64_t count;
+	uint32_t place;
+} counted;
+
+static uint64_t count_of(const void *record) { return ((const counted *)record)->count; }
+
+static int compare_counted(const void *a, const void *b)
+{
+	const counted *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return (x->place > y->place) - (x->place < y->place);
+}
+
+static bool one_count_set(size_t count, bool wide)
+{
+	counted *records = malloc((count + 1) * sizeof(*records));
+	counted *model = malloc((count + 1) * sizeof(*model));
+	uint64_t range = 1 + (uint64_t)lrand48() % 50;
+	for (size_t i = 0; i < count; i++) {
+		uint64_t c = (uint64_t)lrand48() % range;
+		records[i] = model[i] = (counted){wide && c % 3 == 0 ? c << 33 : c, (uint32_t)i};
+	}
+	qsort(model, count, sizeof(*model), compare_counted);
+	bool same = fg_sort_records_by_count(records, count, sizeof(*records), count_of,
+					     compare_counted) == 0;
+	for (size_t i = 0; i < count && same; i++)
+		same = records[i].count == model[i].count && records[i].place == model[i].place;
+	free(records);
+	free(model);
+	return same;
+}
+
 int main(void)
 {
 	srand48(7);
@@ -234,5 +276,11 @@ int main(void)
 	CHECK(key_failed == 0, "strsort: fg_sort_by_key and fg_sort_records_by_key are qsort on "
 			       "(key, index) for %d random sets "
 			       "(equal keys, shared bytes, full range); %d differ", key_sets, key_failed);
+	int count_failed = 0, count_sets = 0;
+	for (int round = 0; round < 100; round++, count_sets++)
+		count_failed += !one_count_set(round % 20 == 0 ? 20000 : (size_t)lrand48() % 300, round % 2);
+	CHECK(count_failed == 0, "strsort: fg_sort_records_by_count is qsort on (count descending, "
+				 "place) for %d random sets, counts past 32 bits in half; %d differ",
+	      count_sets, count_failed);
 	return check_exit();
 }
