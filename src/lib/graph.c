@@ -202,7 +202,9 @@ static void *finish_tree(void *argument)
 {
 	finishing *f = argument;
 	collecting *c = f->c;
-	f->rc = fg_tree_finish(c->g->sinks[f->index].tree);
+	fg_tree *tree = c->g->sinks[f->index].tree;
+	f->rc = f->index == 0 && c->chunks[c->g->sink_count - 1] > 0 ? fg_tree_finish_keeping_names(tree)
+								     : fg_tree_finish(tree);
 	size_t trees = c->g->sink_count;
 	for (size_t k; (k = atomic_fetch_add(&c->next, 1)) < c->chunks[trees - 1];) {
 		size_t i = 1;
@@ -245,6 +247,7 @@ int fg_graph_collect(fg_graph *g, fg_error *err)
 		if (f[i].rc != 0)
 			rc = f[i].rc;
 	}
+	fg_tree_drop_names(g->tree); /* (the names are mapped) */
 	for (size_t i = 1; i < g->sink_count; i++) {
 		if (rc == 0)
 			rc = fg_tree_merge(g->tree, g->sinks[i].tree, c.maps[i]);

@@ -952,6 +952,20 @@ void fg_tree_map_names(const fg_tree *into, const fg_tree *from, uint32_t *map, 
 	}
 }
 
+/* The ids the names of from that into lacks (NO_NAME in map) will have
+ * once added (append_names), in map: into's next ids, in from's order. */
+static int new_names(const fg_tree *into, const fg_tree *from, uint32_t *map)
+{
+	size_t next = into->name_count;
+	for (size_t i = 0; i < from->name_count; i++)
+		if (map[i] == NO_NAME) {
+			if (next >= FG_HAS_CHILDREN - 1)
+				return FG_ENOMEM;
+			map[i] = (uint32_t)next++;
+		}
+	return 0;
+}
+
 /*
  * from's names added to into's. Without a map, all of them, as they are:
  * from's name i is into's name into->name_count (before) + i, and a name
@@ -959,8 +973,8 @@ void fg_tree_map_names(const fg_tree *into, const fg_tree *from, uint32_t *map, 
  * trees compare names by their bytes; only fg_tree_add needs one id a
  * name). A copy, not a lookup a name (10M names: 1.7 s of 4), from the
  * last name down, giving back from's memory as it goes. With a map
- * (fg_tree_map_names), only the names into does not have, each map[i] then
- * into's id of name i. 0 or FG_ENOMEM.
+ * (fg_tree_map_names, then new_names), only the names into does not have,
+ * under the ids new_names gave them. 0 or FG_ENOMEM.
  */
 static int append_names(fg_tree *into, fg_tree *from, uint32_t *map)
 {
@@ -975,13 +989,14 @@ static int append_names(fg_tree *into, fg_tree *from, uint32_t *map)
 	if (fg_grow(entries, &into->name_capacity, count + 1, entry_size) != 0)
 		return FG_ENOMEM;
 	if (map != NULL) {
+		uint32_t first = (uint32_t)into->name_count; /* (new_names numbered from it) */
 		for (size_t i = 0; i < from->name_count; i++) {
-			if (map[i] != NO_NAME)
+			if (map[i] < first)
 				continue;
 			size_t name_length;
 			const char *name = fg_tree_name_bytes(from, (uint32_t)i, &name_length);
 			store_name(into, name, name_length); /* (cannot fail: room made above) */
-			map[i] = (uint32_t)into->name_count++;
+			into->name_count++; /* (map[i], as new_names said) */
 		}
 		return 0;
 	}
@@ -1096,10 +1111,10 @@ int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map)
 	if ((from->before != NULL || into->before != NULL) &&
 	    grow_counts((void **)&into->before, &into->before_capacity, size, sizeof(*into->before)) != 0)
 		return FG_ENOMEM;
-	/* The names first when mapped (few: the map is small), else after the
-	 * nodes, whose memory is given back first. */
+	/* The names' ids are known before the nodes move; their bytes are
+	 * copied after, once from's nodes have given their memory back. */
 	uint32_t names = (uint32_t)into->name_count;
-	if (map != NULL && append_names(into, from, map) != 0)
+	if (map != NULL && new_names(into, from, map) != 0)
 		return FG_ENOMEM;
 	/* from's node i is into's i + offset (its root is into's root); from
 	 * the last node down, giving back from's memory as it goes: the two
@@ -1129,7 +1144,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map)
 	}
 	fg_node_id first = MOVED(from->links[0].first_child);
 #undef MOVED
-	if (map == NULL && append_names(into, from, NULL) != 0)
+	if (append_names(into, from, map) != 0)
 		return FG_ENOMEM;
 	/* into's name table no longer has all of its names. */
 	free_name_slots(into);
@@ -1238,6 +1253,7 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 	return 0;
 }
 
+static int finish(fg_tree *t, bool keep_names);
 #define WARM_MOST 16
 static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 		       const void *per_child, size_t width);
@@ -1270,13 +1286,28 @@ static void look_ahead(const fg_tree *t, size_t id, size_t end, size_t *warmed)
 
 int fg_tree_finish(fg_tree *t)
 {
+	return finish(t, false);
+}
+
+int fg_tree_finish_keeping_names(fg_tree *t)
+{
+	return finish(t, true);
+}
+
+void fg_tree_drop_names(fg_tree *t)
+{
+	free_name_slots(t);
+}
+
+static int finish(fg_tree *t, bool keep_names)
+{
 	int rc = 0;
 	if (t->finished)
 		return 0;
 	t->finished = true;
 	free_child_slots(t);
-	if (t->name_count > FG_TREE_MAPPED_NAMES)
-		free_name_slots(t); /* (a smaller one is kept: fg_tree_map_names) */
+	if (!keep_names || t->name_count > FG_TREE_MAPPED_NAMES)
+		free_name_slots(t);
 	/* No inclusive total is greater than the grand total. */
 	if (widen_tiny(t) != 0 || (t->grand_total.whole > UINT32_MAX && widen_counts(t) != 0))
 		return FG_ENOMEM;

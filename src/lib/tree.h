@@ -114,12 +114,18 @@ struct fg_tree {
 int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map);
 
 /*
- * Trees of FG_TREE_MAPPED_NAMES names or fewer keep their table of names
- * when finished, for fg_tree_map_names: whether from's names can be looked
- * up in into's (not when either tree has more names: their lookups would
- * cost more than the names' second copies).
+ * fg_tree_finish, keeping the tree's table of names if it has
+ * FG_TREE_MAPPED_NAMES names or fewer, for fg_tree_map_names, until
+ * fg_tree_drop_names (or fg_tree_merge) frees it.
  */
 #define FG_TREE_MAPPED_NAMES (1u << 20)
+int fg_tree_finish_keeping_names(fg_tree *t);
+void fg_tree_drop_names(fg_tree *t);
+
+/* Whether from's names can be looked up in into's (fg_tree_map_names):
+ * into keeps its table (fg_tree_finish_keeping_names, or not finished
+ * yet), and neither tree has more than FG_TREE_MAPPED_NAMES names (their
+ * lookups would then cost more than the names' second copies). */
 bool fg_tree_can_map_names(const fg_tree *into, const fg_tree *from);
 
 /* map[begin..end): from's names begin..end as ids of into's names, NO_NAME

@@ -327,7 +327,7 @@ static void check_merges(const char *const *lines, const uint64_t *counts, size_
 		for (size_t i = 0; i < n; i++)
 			add(i < split / 2 ? a : b, lines[i], counts ? counts[i] : 1 + i);
 		/* (Odd splits: b's names mapped to a's first.) */
-		fg_tree_finish(a);
+		fg_tree_finish_keeping_names(a);
 		fg_tree_finish(b);
 		uint32_t *map = split % 2 ? name_map(a, b) : NULL;
 		int rc = fg_tree_merge(a, b, map);
@@ -399,6 +399,20 @@ static void test_merge(void)
 		      "tree merge: name entries wide in %s give the one tree", (const char *[]){"neither", "into", "from", "both"}[wide]);
 		fg_tree_free(a);
 	}
+
+	/* A finished tree keeps its table of names only when asked to, until
+	 * dropped (it is of no use after, and takes room: -j1 too). */
+	fg_tree *kept = fg_tree_new(0), *dropped = fg_tree_new(0);
+	add(kept, "a;b", 1);
+	add(dropped, "a;c", 1);
+	fg_tree_finish_keeping_names(kept);
+	fg_tree_finish(dropped);
+	bool mappable = fg_tree_can_map_names(kept, dropped) && !fg_tree_can_map_names(dropped, kept);
+	fg_tree_drop_names(kept);
+	CHECK(mappable && !fg_tree_can_map_names(kept, dropped),
+	      "tree: the table of names is kept when finishing only when asked, until dropped");
+	fg_tree_free(kept);
+	fg_tree_free(dropped);
 
 	fg_tree *big = fg_tree_new(0), *other = fg_tree_new(0);
 	add(big, "a", UINT64_MAX);
@@ -598,7 +612,7 @@ static fg_tree *split_tree(char (*lines)[96], size_t n, int how, size_t parts, b
 	int rc = 0;
 	uint32_t *maps[4] = {NULL};
 	for (size_t p = 0; p < parts; p++)
-		rc |= fg_tree_finish(trees[p]);
+		rc |= p == 0 && mapped ? fg_tree_finish_keeping_names(trees[p]) : fg_tree_finish(trees[p]);
 	for (size_t p = 1; p < parts && mapped; p++) /* (as graph.c: all before the merges) */
 		if (p % 2 || parts == 2)
 			rc |= (maps[p] = name_map(trees[0], trees[p])) == NULL;
