@@ -954,7 +954,7 @@ void fg_tree_map_names(const fg_tree *into, const fg_tree *from, uint32_t *map, 
 
 /* The ids the names of from that into lacks (NO_NAME in map) will have
  * once added (append_names), in map: into's next ids, in from's order. */
-static int new_names(const fg_tree *into, const fg_tree *from, uint32_t *map)
+static int new_names(const fg_tree *into, const fg_tree *from, uint32_t *map, size_t *added)
 {
 	size_t next = into->name_count;
 	for (size_t i = 0; i < from->name_count; i++)
@@ -963,6 +963,7 @@ static int new_names(const fg_tree *into, const fg_tree *from, uint32_t *map)
 				return FG_ENOMEM;
 			map[i] = (uint32_t)next++;
 		}
+	*added = next - into->name_count;
 	return 0;
 }
 
@@ -973,12 +974,12 @@ static int new_names(const fg_tree *into, const fg_tree *from, uint32_t *map)
  * trees compare names by their bytes; only fg_tree_add needs one id a
  * name). A copy, not a lookup a name (10M names: 1.7 s of 4), from the
  * last name down, giving back from's memory as it goes. With a map
- * (fg_tree_map_names, then new_names), only the names into does not have,
- * under the ids new_names gave them. 0 or FG_ENOMEM.
+ * (fg_tree_map_names, then new_names), only the names into does not have
+ * (`added` of them), under the ids new_names gave them. 0 or FG_ENOMEM.
  */
-static int append_names(fg_tree *into, fg_tree *from, uint32_t *map)
+static int append_names(fg_tree *into, fg_tree *from, uint32_t *map, size_t added)
 {
-	size_t base = into->store_length, count = into->name_count + from->name_count;
+	size_t base = into->store_length, count = into->name_count + added;
 	size_t length = base + from->store_length;
 	if (count >= FG_HAS_CHILDREN || length < base ||
 	    fg_grow((void **)&into->store, &into->store_capacity, length, 1) != 0 ||
@@ -1114,7 +1115,8 @@ int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map)
 	/* The names' ids are known before the nodes move; their bytes are
 	 * copied after, once from's nodes have given their memory back. */
 	uint32_t names = (uint32_t)into->name_count;
-	if (map != NULL && new_names(into, from, map) != 0)
+	size_t added_names = from->name_count;
+	if (map != NULL && new_names(into, from, map, &added_names) != 0)
 		return FG_ENOMEM;
 	/* from's node i is into's i + offset (its root is into's root); from
 	 * the last node down, giving back from's memory as it goes: the two
@@ -1144,7 +1146,7 @@ int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map)
 	}
 	fg_node_id first = MOVED(from->links[0].first_child);
 #undef MOVED
-	if (append_names(into, from, map) != 0)
+	if (append_names(into, from, map, added_names) != 0)
 		return FG_ENOMEM;
 	/* into's name table no longer has all of its names. */
 	free_name_slots(into);
