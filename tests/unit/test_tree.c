@@ -297,18 +297,27 @@ static void test_tree(void)
 	fg_tree_free(t);
 }
 
-/* A canonical listing of a finished tree: depth, name, total, DFS order. */
-static void serialize(const fg_tree *t, fg_node_id n, int depth, char *out, size_t size)
+/* serialize's listing of n's subtree at out (size bytes, size > 0): the
+ * bytes written, NUL not counted. */
+static size_t listing(const fg_tree *t, fg_node_id n, int depth, char *out, size_t size)
 {
 	/* Recursion is fine here: test trees are shallow. */
 	size_t length;
 	const char *name = fg_tree_name(t, n, &length);
-	char line[128];
-	snprintf(line, sizeof(line), "%d %.*s %llu\n", depth, (int)length, name,
-		 (unsigned long long)fg_tree_total(t, n).whole);
-	strncat(out, line, size - strlen(out) - 1);
+	int written = snprintf(out, size, "%d %.*s %llu\n", depth, (int)length, name,
+			       (unsigned long long)fg_tree_total(t, n).whole);
+	size_t used = written < 0 ? 0 : (size_t)written < size ? (size_t)written : size - 1;
 	for (fg_node_id c = fg_tree_first_child(t, n); c != FG_NODE_NONE; c = fg_tree_next_sibling(t, c))
-		serialize(t, c, depth + 1, out, size);
+		used += listing(t, c, depth + 1, out + used, size - used);
+	return used;
+}
+
+/* A canonical listing of a finished tree: depth, name, total, DFS order,
+ * appended to the string at out (size bytes in all). */
+static void serialize(const fg_tree *t, fg_node_id n, int depth, char *out, size_t size)
+{
+	size_t at = strlen(out);
+	listing(t, n, depth, out + at, size - at);
 }
 
 /* Every split of lines between two trees, merged, gives the tree of all
