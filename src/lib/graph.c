@@ -180,6 +180,8 @@ int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *
  * thread of its own; then, when they are small enough to, every thread
  * takes chunks of the names of the other trees to look up in the first
  * tree's (fg_tree_map_names), so that fg_tree_merge adds only new names.
+ * The merge then only has the frames the trees share to join, a line's
+ * first few (graph_read.c).
  */
 #define MAP_CHUNK 4096
 
@@ -221,8 +223,6 @@ static void *finish_tree(void *argument)
 
 int fg_graph_collect(fg_graph *g, fg_error *err)
 {
-	/* The merge then only has the frames the trees share to join, a
-	 * line's first few (graph_read.c). */
 	collecting c = {.g = g};
 	finishing f[FG_GRAPH_THREADS_MAX];
 	atomic_init(&c.next, 0);

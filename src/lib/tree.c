@@ -37,10 +37,12 @@
  * total can exceed it, so the final sums cannot overflow.
  *
  * The threads' trees (graph_read.c) are finished each on its own thread,
- * then merged (fg_tree_merge): one tree's nodes and names are appended to
- * the other's as they are, without looking any name up, and the two
- * trees' sorted lists are joined from the root down, as far as they share
- * frames (the first few of a line). A name both had then has two ids.
+ * then merged (fg_tree_merge): one tree's nodes are appended to the
+ * other's, and the two trees' sorted lists joined from the root down, as
+ * far as they share frames (the first few of a line). Its names are added
+ * too: those the other tree lacks, looked up beforehand on all the threads
+ * (fg_tree_map_names), or, in trees of over 1M names, all of them as they
+ * are, without a lookup; a name both had then has two ids.
  */
 #include <stdlib.h>
 
@@ -263,8 +265,6 @@ static int store_name(fg_tree *t, const char *name, size_t length)
 	return 0;
 }
 
-/* The id of name (whose name_hash is hash), added if new; NO_NAME when
- * out of memory. */
 /* The id of name (whose name_hash is hash), NO_NAME if the table does
  * not have it; *at: the slot it would go in. */
 static inline uint32_t find_name(const fg_tree *t, const char *name, size_t length,
@@ -284,6 +284,8 @@ static inline uint32_t find_name(const fg_tree *t, const char *name, size_t leng
 	return NO_NAME;
 }
 
+/* The id of name (whose name_hash is hash), added if new; NO_NAME when
+ * out of memory. */
 static uint32_t intern_hashed(fg_tree *t, const char *name, size_t length, uint64_t hash)
 {
 	size_t at;
@@ -1195,34 +1197,6 @@ static void merge_nodes(fg_tree *t, fg_node_id into, fg_node_id from)
 }
 
 /*
- * The children of `parent` sorted by name, into *scratch (room kept from
- * one call to the next): their number, or 0 when the list came in order
- * after all (children looked up in the child table count as in order only
- * when first: one comparison a child then, instead of a sort). Reads the
- * tree only. FG_ENOMEM: *count unset.
- */
-static int sorted_children(const fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
-			   size_t *capacity, size_t *count)
-{
-	fg_node_id at = t->links[parent].first_child, next;
-	while ((next = t->links[at].next_sibling) != FG_NODE_NONE &&
-	       compare_names(t, FG_NAME_ID(&t->nodes[at]), FG_NAME_ID(&t->nodes[next])) < 0)
-		at = next;
-	size_t n = 0;
-	for (fg_node_id c = t->links[parent].first_child; next != FG_NODE_NONE && c != FG_NODE_NONE;
-	     c = t->links[c].next_sibling) {
-		if (fg_grow((void **)scratch, capacity, n + 1, sizeof(**scratch)) != 0)
-			return FG_ENOMEM;
-		size_t length;
-		const char *bytes = fg_tree_name_bytes(t, FG_NAME_ID(&t->nodes[c]), &length);
-		(*scratch)[n++] = (fg_sort_string){(const unsigned char *)bytes, (uint32_t)length, c};
-	}
-	fg_sort_strings(*scratch, n);
-	*count = n;
-	return 0;
-}
-
-/*
  * Sorts the children of `parent` by name and merges the nodes of one name
  * into the one with the lowest id (children stay above their parents, and
  * each merged node's children are walked once). scratch: room for the
@@ -1232,12 +1206,26 @@ static int sorted_children(const fg_tree *t, fg_node_id parent, fg_sort_string *
 static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch,
 			 size_t *capacity)
 {
-	size_t count;
-	if (sorted_children(t, parent, scratch, capacity, &count) != 0)
-		return FG_ENOMEM;
-	if (count == 0)
+	/* A list may have come in order after all (children looked up in the
+	 * child table count as in order only when first): one comparison a
+	 * child then, instead of a sort. */
+	fg_node_id at = t->links[parent].first_child, next;
+	while ((next = t->links[at].next_sibling) != FG_NODE_NONE &&
+	       compare_names(t, FG_NAME_ID(&t->nodes[at]), FG_NAME_ID(&t->nodes[next])) < 0)
+		at = next;
+	if (next == FG_NODE_NONE)
 		return 0;
+	size_t count = 0;
+	for (fg_node_id c = t->links[parent].first_child; c != FG_NODE_NONE;
+	     c = t->links[c].next_sibling) {
+		if (fg_grow((void **)scratch, capacity, count + 1, sizeof(**scratch)) != 0)
+			return FG_ENOMEM;
+		size_t length;
+		const char *bytes = fg_tree_name_bytes(t, FG_NAME_ID(&t->nodes[c]), &length);
+		(*scratch)[count++] = (fg_sort_string){(const unsigned char *)bytes, (uint32_t)length, c};
+	}
 	fg_sort_string *items = *scratch;
+	fg_sort_strings(items, count);
 	fg_node_id *link = &t->links[parent].first_child;
 	for (size_t i = 0, end; i < count; i = end) {
 		uint32_t name = FG_NAME_ID(&t->nodes[items[i].id]);
@@ -1255,7 +1243,6 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 	return 0;
 }
 
-static int finish(fg_tree *t, bool keep_names);
 #define WARM_MOST 16
 static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 		       const void *per_child, size_t width);
@@ -1266,39 +1253,6 @@ static bool needs_sorting(const fg_tree *t, size_t id)
 	const fg_tree_node *n = &t->nodes[id];
 	return !(n->name & FG_CHILDREN_IN_ORDER) && (id == 0 || n->parent != FG_NODE_NONE) &&
 	       t->links[id].first_child != FG_NODE_NONE;
-}
-
-/* Before id's list is sorted: it and the lists of the next nodes below
- * `end` that need sorting, up to WARM_MOST, walked side by side
- * (warm_lists), their nodes (names) prefetched; `*warmed`: the ids below
- * it were looked ahead at. Only a hint: whether a node needs sorting is
- * checked again when it is reached. */
-static void look_ahead(const fg_tree *t, size_t id, size_t end, size_t *warmed)
-{
-	if (id < *warmed)
-		return;
-	fg_node_id ahead[WARM_MOST];
-	size_t count = 0, at = id;
-	for (; at < end && count < WARM_MOST; at++)
-		if (needs_sorting(t, at))
-			ahead[count++] = (fg_node_id)at;
-	*warmed = at;
-	warm_lists(t, ahead, count, t->nodes, sizeof(*t->nodes));
-}
-
-int fg_tree_finish(fg_tree *t)
-{
-	return finish(t, false);
-}
-
-int fg_tree_finish_keeping_names(fg_tree *t)
-{
-	return finish(t, true);
-}
-
-void fg_tree_drop_names(fg_tree *t)
-{
-	free_name_slots(t);
 }
 
 static int finish(fg_tree *t, bool keep_names)
@@ -1331,12 +1285,21 @@ static int finish(fg_tree *t, bool keep_names)
 	 * later in this loop.
 	 */
 	fg_sort_string *scratch = NULL;
-	size_t scratch_capacity = 0, warmed = 0;
+	size_t scratch_capacity = 0, warmed = 0; /* ids below `warmed` were looked ahead at */
 	if (!(t->flags & FG_TREE_FLAMECHART))
 		for (size_t id = 0; id < t->size; id++) {
 			if (!needs_sorting(t, id))
 				continue;
-			look_ahead(t, id, t->size, &warmed);
+			/* This one's list and those of the next few to sort, walked
+			 * side by side (warm_lists), their nodes (names) prefetched. */
+			if (id >= warmed) {
+				fg_node_id ahead[WARM_MOST];
+				size_t count = 0;
+				for (warmed = id; warmed < t->size && count < WARM_MOST; warmed++)
+					if (needs_sorting(t, warmed))
+						ahead[count++] = (fg_node_id)warmed;
+				warm_lists(t, ahead, count, t->nodes, sizeof(*t->nodes));
+			}
 			if (sort_children(t, (fg_node_id)id, &scratch, &scratch_capacity) != 0) {
 				rc = FG_ENOMEM; /* the children stay unsorted: not to be drawn */
 				break;
@@ -1366,6 +1329,21 @@ static int finish(fg_tree *t, bool keep_names)
 	t->previous_length = 0;
 	t->depth = 0;
 	return rc;
+}
+
+int fg_tree_finish(fg_tree *t)
+{
+	return finish(t, false);
+}
+
+int fg_tree_finish_keeping_names(fg_tree *t)
+{
+	return finish(t, true);
+}
+
+void fg_tree_drop_names(fg_tree *t)
+{
+	free_name_slots(t);
 }
 
 /* The children of nodes[0..count) (at most WARM_MOST) loaded into the

@@ -104,9 +104,10 @@ struct fg_tree {
  * appended with new ids, and its lists joined to into's, from the root
  * down as far as the two have frames in common. `into` stays finished.
  * from's names are added to into's: through `map` (fg_tree_map_names,
- * for all of from's names, written over; may be NULL) those into has already are not added again;
- * the others, or all without a map, are added as they are, so that a
- * name both had may then have two ids (see fg_node_name_id). Whatever
+ * for all of from's names, written over; may be NULL) those into has
+ * already are not added again; the others, or all without a map, are
+ * added as they are, so that a name both had may then have two ids (see
+ * fg_node_name_id). Whatever
  * this returns, free `from` next (its memory is given back as it goes);
  * after an error, free `into` too.
  * Returns 0, FG_ENOMEM, or FG_ERANGE (the sum of both exceeds 2^64-1).
