@@ -133,47 +133,21 @@ static int by_uses(fg_string_entry **entries, size_t size)
 	return fg_sort_records_by_count(entries, size, sizeof(*entries), entry_uses, compare_uses);
 }
 
-/* The entries of names used twice or more (the others can gain nothing
- * from an entity, and get none: their value is set to 0), in byte order;
- * *size: their number. NULL when out of memory. */
-static fg_string_entry **used_twice(fg_entities *d, size_t *size)
+/* Names used once can gain nothing from an entity. */
+static bool used_twice(const void *entry)
 {
-	size_t count = 0, all = fg_string_map_size(d->names);
-	fg_sort_string *items = malloc((all ? all : 1) * sizeof(*items));
-	if (items == NULL)
-		return NULL;
-	for (size_t i = 0; i < all; i++) {
-		fg_string_entry *e = fg_string_map_at(d->names, i);
-		if (e->value < 2) {
-			e->value = 0;
-			continue;
-		}
-		if (e->length > UINT32_MAX) { /* (beyond fg_sort_strings: sort them all) */
-			free(items);
-			*size = all;
-			return fg_string_map_sorted(d->names);
-		}
-		items[count++] = (fg_sort_string){(const unsigned char *)e->key, (uint32_t)e->length,
-						  (uint32_t)i};
-	}
-	fg_sort_strings(items, count);
-	/* The pointers are written over the items, the i-th over the first
-	 * half of item i / 2, which is read by then (as fg_sort_records). */
-	fg_string_entry **sorted = (fg_string_entry **)(void *)items;
-	for (size_t i = 0; i < count; i++) {
-		fg_string_entry *e = fg_string_map_at(d->names, items[i].id);
-		memcpy(&sorted[i], &e, sizeof(e));
-	}
-	*size = count;
-	return sorted;
+	return ((const fg_string_entry *)entry)->value >= 2;
 }
 
 int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
 {
 	size_t size;
-	fg_string_entry **sorted = used_twice(d, &size);
+	fg_string_entry **sorted = fg_string_map_sorted_where(d->names, used_twice, &size);
 	if (sorted == NULL)
 		return FG_ENOMEM;
+	for (size_t i = 0; i < fg_string_map_size(d->names); i++)
+		if (!used_twice(fg_string_map_at(d->names, i)))
+			fg_string_map_at(d->names, i)->value = 0; /* no entity */
 	if (by_uses(sorted, size) != 0) {
 		free(sorted);
 		return FG_ENOMEM;
@@ -185,8 +159,6 @@ int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
 		fg_string_entry *e = sorted[i];
 		uint64_t uses = e->value;
 		e->value = 0; /* no entity, unless chosen below */
-		if (uses < 2)
-			continue;
 		char id[16];
 		size_t id_length = entity_name(next, id);
 		while (reserved_entity(id))

@@ -132,7 +132,14 @@ fg_string_entry *fg_string_map_add(fg_string_map *m, const char *key, size_t len
 
 fg_string_entry **fg_string_map_sorted(fg_string_map *m)
 {
-	return (fg_string_entry **)fg_sort_records(m->entries, m->size, sizeof(*m->entries),
-						   offsetof(fg_string_entry, key),
-						   offsetof(fg_string_entry, length));
+	size_t kept;
+	return fg_string_map_sorted_where(m, NULL, &kept);
+}
+
+fg_string_entry **fg_string_map_sorted_where(fg_string_map *m, bool (*keep)(const void *entry),
+					     size_t *kept)
+{
+	return (fg_string_entry **)fg_sort_records_where(m->entries, m->size, sizeof(*m->entries),
+							 offsetof(fg_string_entry, key),
+							 offsetof(fg_string_entry, length), keep, kept);
 }

@@ -59,5 +59,9 @@ size_t fg_string_map_index(const fg_string_map *m, const fg_string_entry *e);
  * longer one it starts); the caller frees the array. NULL when out of
  * memory, and for an empty map an allocation of one pointer. */
 fg_string_entry **fg_string_map_sorted(fg_string_map *m);
+/* The same for the entries that keep(entry) holds true of only (entry: a
+ * const fg_string_entry *), *kept of them. */
+fg_string_entry **fg_string_map_sorted_where(fg_string_map *m, bool (*keep)(const void *entry),
+					     size_t *kept);
 
 #endif

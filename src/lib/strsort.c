@@ -147,33 +147,47 @@ static int compare_records(const void *a, const void *b, void *layout)
 const void **fg_sort_records(const void *base, size_t count, size_t size, size_t bytes_at,
 			     size_t length_at)
 {
+	size_t kept;
+	return fg_sort_records_where(base, count, size, bytes_at, length_at, NULL, &kept);
+}
+
+const void **fg_sort_records_where(const void *base, size_t count, size_t size, size_t bytes_at,
+				   size_t length_at, bool (*keep)(const void *record), size_t *kept)
+{
 	record_layout layout = {bytes_at, length_at};
 	fg_sort_string *items = malloc((count ? count : 1) * sizeof(*items));
 	if (items == NULL)
 		return NULL;
+	size_t n = 0;
 	bool short_keys = count <= UINT32_MAX;
 	for (size_t i = 0; i < count && short_keys; i++) {
+		const char *record = (const char *)base + i * size;
+		if (keep != NULL && !keep(record))
+			continue;
 		const char *bytes;
 		size_t length;
-		record_key((const char *)base + i * size, &layout, &bytes, &length);
+		record_key(record, &layout, &bytes, &length);
 		short_keys = length <= UINT32_MAX;
-		items[i] = (fg_sort_string){(const unsigned char *)bytes, (uint32_t)length, (uint32_t)i};
+		items[n++] = (fg_sort_string){(const unsigned char *)bytes, (uint32_t)length, (uint32_t)i};
 	}
 	/* The pointers are written over the items, the i-th over the first
 	 * half of item i / 2, which is read by then. */
 	const void **sorted = (const void **)(void *)items;
 	if (short_keys) {
-		fg_sort_strings(items, count);
-		for (size_t i = 0; i < count; i++) {
+		fg_sort_strings(items, n);
+		for (size_t i = 0; i < n; i++) {
 			const void *record = (const char *)base + items[i].id * size;
 			memcpy(&sorted[i], &record, sizeof(record));
 		}
 	} else {
+		n = 0;
 		for (size_t i = 0; i < count; i++)
-			sorted[i] = (const char *)base + i * size;
-		qsort_r(sorted, count, sizeof(*sorted), compare_records, &layout);
+			if (keep == NULL || keep((const char *)base + i * size))
+				sorted[n++] = (const char *)base + i * size;
+		qsort_r(sorted, n, sizeof(*sorted), compare_records, &layout);
 	}
-	const void **smaller = realloc(sorted, (count ? count : 1) * sizeof(*sorted));
+	*kept = n;
+	const void **smaller = realloc(sorted, (n ? n : 1) * sizeof(*sorted));
 	return smaller != NULL ? smaller : sorted;
 }
 

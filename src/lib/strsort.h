@@ -40,6 +40,10 @@ void fg_sort_strings(fg_sort_string *items, size_t count);
  */
 const void **fg_sort_records(const void *base, size_t count, size_t size, size_t bytes_at,
 			     size_t length_at);
+/* The same for the records that keep(record) holds true of only (all when
+ * keep is NULL), *kept of them. */
+const void **fg_sort_records_where(const void *base, size_t count, size_t size, size_t bytes_at,
+				   size_t length_at, bool (*keep)(const void *record), size_t *kept);
 
 /*
  * Writes to order[0..count) the indices 0..count-1 in increasing order of

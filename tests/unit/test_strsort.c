@@ -14,6 +14,7 @@
 #define fg_sort_strings fg_sort_strings_shallow
 #define fg_sort_by_key fg_sort_by_key_unused
 #define fg_sort_records fg_sort_records_shallow
+#define fg_sort_records_where fg_sort_records_where_shallow
 #define fg_sort_records_by_key fg_sort_records_by_key_unused
 #define fg_sort_records_by_count fg_sort_records_by_count_unused
 #include "../../src/lib/strsort.c"
@@ -21,6 +22,7 @@
 #undef fg_sort_strings
 #undef fg_sort_by_key
 #undef fg_sort_records
+#undef fg_sort_records_where
 #undef fg_sort_records_by_key
 int fg_sort_records_by_key(void *base, size_t count, size_t size, const uint32_t *keys); /* the library's */
 int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order); /* the library's */
@@ -30,6 +32,9 @@ const void **fg_sort_records(const void *base, size_t count, size_t size, size_t
 int fg_sort_records_by_count(void *base, size_t count, size_t size,
 			     uint64_t (*count_of)(const void *record),
 			     int (*compare)(const void *, const void *)); /* the library's */
+const void **fg_sort_records_where(const void *base, size_t count, size_t size, size_t bytes_at,
+				   size_t length_at, bool (*keep)(const void *record),
+				   size_t *kept); /* the library's */
 
 #include "check.h"
 
@@ -173,6 +178,8 @@ typedef struct record {
 	uint16_t more;
 } record;
 
+static bool even_tag(const void *r) { return ((const record *)r)->tag % 2 == 0; }
+
 static bool one_record_set(size_t count, unsigned letters, bool shallow)
 {
 	unsigned char *store = malloc(count * 24 + 1), prefix[16];
@@ -199,6 +206,21 @@ static bool one_record_set(size_t count, unsigned letters, bool shallow)
 			seen[r->tag] = true;
 	}
 	free(seen);
+	free(sorted);
+	/* fg_sort_records_where, the records of even tags only: the model's
+	 * order, without the others. */
+	size_t kept = 0, even = 0;
+	sorted = (shallow ? fg_sort_records_where_shallow : fg_sort_records_where)(
+		records, count, sizeof(*records), offsetof(record, text), offsetof(record, length),
+		even_tag, &kept);
+	same = same && sorted != NULL && kept == (count + 1) / 2;
+	for (size_t i = 0; i < count && same; i++) {
+		if (model[i].id % 2)
+			continue;
+		const record *r = sorted[even++];
+		fg_sort_string as = {(const unsigned char *)r->text, (uint32_t)r->length, 0};
+		same = r->tag % 2 == 0 && model_compare(&as, &model[i]) == 0;
+	}
 	free(sorted);
 	free(records);
 	free(model);
@@ -268,7 +290,8 @@ int main(void)
 		record_failed += !one_record_set(round % 25 == 0 ? 30000 : (size_t)lrand48() % 300,
 						 alphabets[round % 5], round % 2);
 	CHECK(record_failed == 0, "strsort: fg_sort_records orders %d random sets of records by their "
-				  "strings, each record once; %d differ", record_sets, record_failed);
+				  "strings, each record once, and fg_sort_records_where those it keeps "
+				  "only; %d differ", record_sets, record_failed);
 	int key_failed = 0, key_sets = 0;
 	static const uint32_t spreads[] = {0, 1, 2, 200, 70000};
 	for (int round = 0; round < 200; round++, key_sets++)
