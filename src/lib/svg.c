@@ -272,62 +272,51 @@ static int frame_color(writer *w, frame *f)
 	return fg_frame_color(w->colors, f->name, f->name_length, n == 0, changed, &f->color);
 }
 
-/* The frames' colours. Where a colour depends on the name alone (not
- * --random, not a differential graph) and the name ids are few enough for
- * a table of them, each name's colour is worked out once, by its id: 58k
- * frames of 31k names in bench/'s wide shape. 0 or FG_ENOMEM. */
-static int frame_colors(writer *w, frame *frames, size_t count)
-{
-	size_t names = fg_tree_name_count(w->tree);
-	uint64_t *color_of = w->o->random || w->self_delta != NULL || names > FG_TREE_MAPPED_NAMES
-				     ? NULL : calloc(names + 1, sizeof(*color_of)); /* KNOWN | colour */
-	const uint64_t KNOWN = UINT64_C(1) << 32;
-	int rc = 0;
-	for (size_t i = 0; i < count && rc == 0; i++) {
-		uint32_t id = frames[i].name_id;
-		if (color_of == NULL || frames[i].node == 0) {
-			rc = frame_color(w, &frames[i]);
-		} else if (color_of[id] & KNOWN) {
-			frames[i].color = (uint32_t)color_of[id];
-		} else if ((rc = frame_color(w, &frames[i])) == 0) {
-			color_of[id] = KNOWN | frames[i].color;
-		}
-	}
-	free(color_of);
-	return rc;
-}
+/* A name's colour and entity entry (+ 1; 0: the name not met yet). */
+typedef struct name_facts {
+	uint32_t color, entry;
+} name_facts;
 
-/* The entity dictionary of the frames' shown names (entities.c). Frames
- * of one name are many (58k frames of 31k names in bench/'s wide shape):
- * each name's entry is found once, by its id, where the ids are few enough
- * for a table of them. */
-static int choose_entities(writer *w, frame *frames, size_t count)
+/* Names few enough for a table of name_facts by name id (8 MB at most). */
+#define FACTS_MOST (1u << 20)
+
+/*
+ * The frames' colours, and their shown names' uses in the entity
+ * dictionary (entities.c). Frames of one name are many (58k frames of 31k
+ * names in bench/'s wide shape): where the name ids are few enough, each
+ * name's entry is found once, by its id, and its colour too where it
+ * depends on the name alone (not --random, not a differential graph).
+ * Colours are worked out in the frames' order (--random, --cp). 0 or
+ * FG_ENOMEM.
+ */
+static int colors_and_uses(writer *w, frame *frames, size_t count)
 {
 	if ((w->entities = fg_entities_new()) == NULL)
 		return FG_ENOMEM;
 	size_t names = fg_tree_name_count(w->tree);
-	uint32_t *entry_of = names <= FG_TREE_MAPPED_NAMES ? calloc(names + 1, sizeof(*entry_of))
-							  : NULL; /* entry + 1; 0: not yet */
-	for (size_t i = 0; i < count; i++) {
-		if (frames[i].node == 0)
-			continue;
-		uint32_t id = frames[i].name_id;
-		if (entry_of != NULL && entry_of[id] != 0) {
-			frames[i].entry = entry_of[id] - 1;
-			fg_entities_use_entry(w->entities, frames[i].entry);
+	name_facts *facts = names <= FACTS_MOST ? calloc(names + 1, sizeof(*facts)) : NULL;
+	bool by_name = !w->o->random && w->self_delta == NULL;
+	int rc = 0;
+	for (size_t i = 0; i < count && rc == 0; i++) {
+		frame *f = &frames[i];
+		name_facts *known = facts != NULL && f->node != 0 ? &facts[f->name_id] : NULL;
+		if (known != NULL && known->entry != 0) {
+			if (by_name)
+				f->color = known->color;
+			else
+				rc = frame_color(w, f);
+			f->entry = known->entry - 1;
+			fg_entities_use_entry(w->entities, f->entry);
 			continue;
 		}
-		const char *name = frames[i].name;
-		size_t length = fg_name_without_annotation(name, frames[i].name_length);
-		if (fg_entities_use(w->entities, name, length, &frames[i].entry) != 0) {
-			free(entry_of);
-			return FG_ENOMEM;
-		}
-		if (entry_of != NULL)
-			entry_of[id] = frames[i].entry + 1;
+		if ((rc = frame_color(w, f)) != 0 || f->node == 0)
+			continue;
+		size_t length = fg_name_without_annotation(f->name, f->name_length);
+		if ((rc = fg_entities_use(w->entities, f->name, length, &f->entry)) == 0 && known != NULL)
+			*known = (name_facts){f->color, f->entry + 1};
 	}
-	free(entry_of);
-	return fg_entities_choose(w->entities, &w->dtd);
+	free(facts);
+	return rc;
 }
 
 /*
@@ -813,8 +802,8 @@ static int write_graph(writer *w, fg_error *err)
 	w->ypad3 = o->subtitle != NULL ? fs * 2 : 0;
 	w->image_height = (w->depth_max + 1.0) * o->frame_height + w->ypad1 + w->ypad2 + w->ypad3;
 	w->factor_total = w->time_max * o->factor;
-	if ((rc = frame_colors(w, frames, count)) != 0 || (rc = by_color(frames, count)) != 0 ||
-	    (rc = choose_entities(w, frames, count)) != 0)
+	if ((rc = colors_and_uses(w, frames, count)) != 0 || (rc = by_color(frames, count)) != 0 ||
+	    (rc = fg_entities_choose(w->entities, &w->dtd)) != 0)
 		goto fail;
 	if (view_data)
 		entities_decided(&view, w->entities);
