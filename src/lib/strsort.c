@@ -223,20 +223,35 @@ int fg_sort_by_key(const uint32_t *keys, size_t count, uint32_t *order)
 	return 0;
 }
 
+/*
+ * The records put in the order fg_sort_by_key found (record i gets the
+ * one at order[i]) in place, one cycle of the permutation after another,
+ * not through a copy of them all (1M frames of the SVG writer's: 48 MB).
+ * A place filled is marked in order as its own.
+ */
 int fg_sort_records_by_key(void *base, size_t count, size_t size, const uint32_t *keys)
 {
 	if (count < 2)
 		return 0; /* in order (base may be NULL when count is 0) */
 	uint32_t *order = malloc(count * sizeof(*order));
-	char *copy = malloc(count * size);
-	int rc = order == NULL || copy == NULL ? FG_ENOMEM : fg_sort_by_key(keys, count, order);
-	if (rc == 0) {
-		memcpy(copy, base, count * size);
-		for (size_t i = 0; i < count; i++)
-			memcpy((char *)base + i * size, copy + order[i] * size, size);
+	char *held = malloc(size);
+	int rc = order == NULL || held == NULL ? FG_ENOMEM : fg_sort_by_key(keys, count, order);
+	for (size_t i = 0; rc == 0 && i < count; i++) {
+		if (order[i] == i)
+			continue;
+		memcpy(held, (char *)base + i * size, size);
+		size_t at = i;
+		while (order[at] != i) {
+			size_t from = order[at];
+			memcpy((char *)base + at * size, (char *)base + from * size, size);
+			order[at] = (uint32_t)at;
+			at = from;
+		}
+		memcpy((char *)base + at * size, held, size);
+		order[at] = (uint32_t)at;
 	}
 	free(order);
-	free(copy);
+	free(held);
 	return rc;
 }
 
