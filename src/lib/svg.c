@@ -186,70 +186,134 @@ static double own_width(const writer *w, fg_node_id n)
 	return fg_count_to_double(fg_count_sub_floor(node_count(w, n), children));
 }
 
-typedef struct pending {
-	fg_node_id node;
-	uint32_t depth;
-	double start;
-	uint8_t warmed; /* 0, or whether its children were loaded ahead (fg_tree_warm_stack) */
-} pending;
-
 /*
- * Visits the frames at least `threshold` wide, parents before children,
- * with each one's depth and start. Returns them when collect is set, else
- * only measures depth_max.
+ * The layout finds the frames at least `threshold` wide breadth first, so
+ * that the lists of many frames' children are loaded side by side
+ * (fg_tree_warm_lists), not one after another down each path as a walk
+ * with a stack must: the drawn part of a profile is mostly chains (in
+ * bench/'s wide shape, 58k frames have 118k children). It then puts them
+ * in the order such a walk gives (order_frames), in place. Until then, a
+ * frame's drawn children follow each other, and two fields it does not
+ * use yet say where: `color` how many, `entry` the first one's place.
  */
-static int layout(writer *w, double threshold, frame **frames, size_t *count)
+#define CHILDREN color
+#define FIRST entry
+
+/* The frames under the root breadth first into *frames (*count of them),
+ * each with its node, depth, start and name id. 0 or FG_ENOMEM. */
+static int place(writer *w, double threshold, frame **frames, size_t *count)
 {
-	pending *stack = NULL;
-	size_t used = 0, capacity = 0;
-	frame *list = NULL;
-	size_t list_used = 0, list_capacity = 0;
-	int depth_max = 0;
-	if (node_width(w, 0) < threshold) {
-		*frames = NULL;
-		*count = 0;
-		w->depth_max = 0;
-		return 0;
-	}
-	if (fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0)
+	frame *q = NULL;
+	size_t used = 0, capacity = 0, warmed = 0;
+	if (fg_grow((void **)&q, &capacity, 1, sizeof(*q)) != 0)
 		return FG_ENOMEM;
-	stack[used++] = (pending){0, 0, 0, 0};
-	while (used > 0) {
-		if (!stack[used - 1].warmed)
-			fg_tree_warm_stack(w->tree, stack, used, sizeof(*stack), offsetof(pending, node),
-					   offsetof(pending, warmed));
-		pending p = stack[--used];
-		if ((int)p.depth > depth_max)
-			depth_max = (int)p.depth;
-		if (fg_grow((void **)&list, &list_capacity, list_used + 1, sizeof(*list)) != 0)
-			goto oom;
-		uint32_t id = fg_node_name_id(w->tree, p.node);
-		list[list_used] = (frame){.node = p.node, .depth = p.depth, .name_id = id, .start = p.start};
-		list[list_used].name = fg_tree_name_bytes(w->tree, id, &list[list_used].name_length);
-		list_used++;
+	q[used++] = (frame){.node = 0};
+	for (size_t i = 0; i < used; i++) {
+		if (i == warmed) {
+			fg_node_id batch[FG_WARM_LISTS];
+			size_t n = 0;
+			for (; warmed < used && n < FG_WARM_LISTS; warmed++) {
+				batch[n++] = q[warmed].node;
+				fg_node_prefetch_name_id(w->tree, q[warmed].node);
+			}
+			fg_tree_warm_lists(w->tree, batch, n);
+		}
+		frame p = q[i];
 		double start = w->o->flamechart ? p.start : p.start + own_width(w, p.node);
+		size_t first = used;
 		for (fg_node_id c = fg_node_first_child(w->tree, p.node); c != FG_NODE_NONE;
 		     c = fg_node_next_sibling(w->tree, c)) {
 			double width = node_width(w, c);
 			if (!(width < threshold)) {
-				if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0)
-					goto oom;
+				if (fg_grow((void **)&q, &capacity, used + 1, sizeof(*q)) != 0) {
+					free(q);
+					return FG_ENOMEM;
+				}
 				double at = w->o->flamechart
 						    ? fg_count_to_double(fg_tree_start(w->tree, c)) : start;
-				stack[used++] = (pending){c, p.depth + 1, at, 0};
+				q[used++] = (frame){.node = c, .depth = p.depth + 1, .start = at};
 			}
 			start += width;
 		}
+		/* (Fewer frames than nodes, fewer nodes than FG_NODE_NONE.) */
+		q[i].FIRST = (uint32_t)first;
+		q[i].CHILDREN = (uint32_t)(used - first);
+		q[i].name_id = fg_node_name_id(w->tree, p.node);
 	}
-	free(stack);
-	w->depth_max = depth_max;
-	*frames = list;
-	*count = list_used;
+	*frames = q;
+	*count = used;
 	return 0;
-oom:
-	free(stack);
-	free(list);
-	return FG_ENOMEM;
+}
+
+/*
+ * Frames found breadth first (place) put, in place, in the order of a
+ * walk with a stack: a frame, then its children's subtrees from the last
+ * child to the first (the order in which the SVG lists them within a
+ * colour). `name_length`, not set yet, holds each one's subtree size,
+ * then its place; swaps then move each to its place, one for good at
+ * every swap.
+ */
+static void order_frames(frame *f, size_t count)
+{
+	for (size_t i = count; i-- > 0;) {
+		size_t size = 1;
+		for (uint32_t k = 0; k < f[i].CHILDREN; k++)
+			size += f[f[i].FIRST + k].name_length;
+		f[i].name_length = size;
+	}
+	f[0].name_length = 0;
+	for (size_t i = 0; i < count; i++) {
+		size_t at = f[i].name_length + 1;
+		for (uint32_t k = f[i].CHILDREN; k-- > 0;) {
+			frame *child = &f[f[i].FIRST + k];
+			size_t size = child->name_length;
+			child->name_length = at;
+			at += size;
+		}
+	}
+	for (size_t i = 0; i < count; i++)
+		while (f[i].name_length != i) {
+			frame swap = f[f[i].name_length];
+			f[f[i].name_length] = f[i];
+			f[i] = swap;
+		}
+}
+
+#undef CHILDREN
+#undef FIRST
+
+/* Names are looked up this many frames after their entries were
+ * prefetched. */
+#define NAME_AHEAD 16
+
+/* The frames at least `threshold` wide, parents before children, each
+ * with its depth, start and name (order_frames gives the order). */
+static int layout(writer *w, double threshold, frame **frames, size_t *count)
+{
+	*frames = NULL;
+	*count = 0;
+	w->depth_max = 0;
+	if (node_width(w, 0) < threshold)
+		return 0;
+	frame *list;
+	size_t listed;
+	if (place(w, threshold, &list, &listed) != 0)
+		return FG_ENOMEM;
+	order_frames(list, listed);
+	uint32_t depth_max = 0;
+	for (size_t i = 0; i < listed; i++) {
+		frame *f = &list[i];
+		if (i + NAME_AHEAD < listed)
+			fg_tree_prefetch_name(w->tree, list[i + NAME_AHEAD].name_id);
+		if (f->depth > depth_max)
+			depth_max = f->depth;
+		f->color = f->entry = 0;
+		f->name = fg_tree_name_bytes(w->tree, f->name_id, &f->name_length);
+	}
+	w->depth_max = (int)depth_max;
+	*frames = list;
+	*count = listed;
+	return 0;
 }
 
 /* A frame's colour, by the colour policy (color.c). */

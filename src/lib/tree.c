@@ -1243,7 +1243,7 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 	return 0;
 }
 
-#define WARM_MOST 16
+#define WARM_MOST FG_WARM_LISTS
 static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 		       const void *per_child, size_t width);
 
@@ -1394,6 +1394,11 @@ void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t strid
 			nodes[count++] = node;
 		}
 	}
+	fg_tree_warm_lists(t, nodes, count);
+}
+
+void fg_tree_warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count)
+{
 	if (t->whole != NULL)
 		warm_lists(t, nodes, count, t->whole, sizeof(*t->whole));
 	else

@@ -166,6 +166,18 @@ static inline void fg_node_prefetch_total(const fg_tree *t, fg_node_id n)
 	__builtin_prefetch(t->whole != NULL ? (const void *)&t->whole[n] : (const void *)&t->narrow[n]);
 }
 
+/* Starts loading node n's name id (fg_node_name_id), or name id's entry
+ * (fg_tree_name_bytes), for a walk that reads it a few steps later. */
+static inline void fg_node_prefetch_name_id(const fg_tree *t, fg_node_id n)
+{
+	__builtin_prefetch(&t->nodes[n]);
+}
+
+static inline void fg_tree_prefetch_name(const fg_tree *t, uint32_t id)
+{
+	__builtin_prefetch(t->names != NULL ? (const void *)&t->names[id] : (const void *)&t->wide_names[id]);
+}
+
 static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 {
 	fg_count c = {fg_node_whole(t, n), t->frac != NULL ? t->frac[n] : 0};
@@ -187,6 +199,12 @@ static inline fg_count fg_node_total(const fg_tree *t, fg_node_id n)
 enum { FG_WARMED_LIST = 1, FG_WARMED_LEAF = 2 };
 void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t stride,
 			size_t node_at, size_t warmed_at);
+
+/* The children of nodes[0..count), count at most FG_WARM_LISTS, loaded
+ * into the cache side by side, their counts started loading (as above):
+ * for a walk breadth first, whose next nodes are all known. */
+#define FG_WARM_LISTS 16
+void fg_tree_warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count);
 
 /* Nodes in the tree, not counting those merged into a sibling. */
 static inline size_t fg_tree_live_nodes(const fg_tree *t) { return t->size - t->merged; }
