@@ -33,11 +33,14 @@
  * written in a few milliseconds with one bit per node. The weight of the
  * budget's last node is found by one histogram of the node totals when it
  * is below 65535 (the usual case), else by a radix select (one 16-bit
- * digit per pass, highest first), not by sorting. One pre-order walk
- * descends only into kept nodes, with a stack of node ids, and lists them
- * with their depth, own samples and left-out children's weight: each kept
- * node's name number is then found once, by name id, and the TREE line is
- * written from the list alone, without going back to the tree.
+ * digit per pass, highest first), not by sorting. The nodes heavier than
+ * it, kept whatever the order, have their children weighed breadth first,
+ * many lists loaded side by side; then one pre-order walk, with a stack,
+ * decides the ties (weighing the children of those kept) and lists the
+ * kept nodes with their depth, own samples and left-out children's
+ * weight: each kept node's name number is then found once, by name id,
+ * and the TREE line is written from the list alone, without going back
+ * to the tree.
  * Everything is iterative: the tree may be deep.
  */
 #include <stdio.h>
@@ -205,11 +208,121 @@ static int set_kept_count(kept_nodes *list, uint32_t *v, fg_count c)
 	return 0;
 }
 
-/* A node to visit, with its depth and its parent's place in the list. */
+/* What a kept node's children weigh, all of them and those left out. */
+typedef struct weighing {
+	fg_count children, left_out;
+} weighing;
+
+/* Weighs a kept node's child: false when it is lighter than the
+ * selection, and so left out (its weight added to *other, the sum of
+ * every left-out node), true when the order decides or it is kept. */
+static bool weigh(const selection *s, fg_count weight, weighing *w, fg_count *other)
+{
+	fg_count_add_inline(&w->children, weight);
+	if (!below(s, weight))
+		return true;
+	fg_count_add_inline(other, weight);
+	fg_count_add_inline(&w->left_out, weight);
+	return false;
+}
+
+/* A kept node's own samples and left-out children's weight, once its
+ * children are weighed. 0 or FG_ENOMEM. */
+static int set_weighed(kept_nodes *list, uint32_t *self, uint32_t *left_out, fg_count total,
+		       const weighing *w)
+{
+	if (set_kept_count(list, self, fg_count_sub_floor(total, w->children)) != 0 ||
+	    set_kept_count(list, left_out, w->left_out) != 0)
+		return FG_ENOMEM;
+	return 0;
+}
+
+/* Whether a node of total c weighs more than the last node kept: then it
+ * is kept whatever the order (so are its ancestors, heavier still). */
+static inline bool heavier(const selection *s, fg_count c)
+{
+	return s->all || c.whole > s->whole || (c.whole == s->whole && c.frac > s->frac);
+}
+
+/*
+ * The nodes heavier than the selection's weight, and the root, found
+ * breadth first (find_heavy), so that the lists of many nodes' children
+ * are loaded side by side (fg_tree_warm_lists): the kept part of a profile
+ * is mostly chains, where a walk with a stack loads one list at a time.
+ * Each has what the TREE line says of it (counts as in kept_node), and
+ * its children that are not left out whatever the order: `count` node ids
+ * from `first` on in `kids`, in name order, heavier ones and those of the
+ * selection's very weight (ties, which mark_kept decides in pre-order);
+ * the heavier ones follow each other in the list from `heavier` on.
+ */
+typedef struct heavy_node {
+	fg_node_id node;
+	uint32_t self, other;
+	uint32_t first, count, heavier; /* (fewer than FG_NODE_NONE nodes) */
+} heavy_node;
+
+typedef struct heavy_nodes {
+	heavy_node *nodes;
+	size_t count, capacity;
+	fg_node_id *kids;
+	size_t kids_count, kids_capacity;
+} heavy_nodes;
+
+/* The heavy nodes (above) into h; what their left-out children weigh
+ * added to *other. 0 or FG_ENOMEM. */
+static int find_heavy(const fg_tree *t, const selection *s, kept_nodes *list, heavy_nodes *h,
+		      fg_count *other)
+{
+	if (fg_grow((void **)&h->nodes, &h->capacity, 1, sizeof(*h->nodes)) != 0)
+		return FG_ENOMEM;
+	h->nodes[h->count++] = (heavy_node){.node = 0};
+	for (size_t i = 0, warmed = 0; i < h->count; i++) {
+		if (i == warmed) {
+			fg_node_id batch[FG_WARM_LISTS];
+			size_t n = 0;
+			for (; warmed < h->count && n < FG_WARM_LISTS; warmed++) {
+				batch[n++] = h->nodes[warmed].node;
+				fg_node_prefetch_total(t, h->nodes[warmed].node);
+			}
+			fg_tree_warm_lists(t, batch, n);
+		}
+		fg_node_id node = h->nodes[i].node;
+		weighing w = {{0, 0}, {0, 0}};
+		size_t first = h->kids_count, first_heavier = h->count;
+		for (fg_node_id c = fg_node_first_child(t, node); c != FG_NODE_NONE;
+		     c = fg_node_next_sibling(t, c)) {
+			fg_count weight = fg_node_total(t, c);
+			if (!weigh(s, weight, &w, other))
+				continue;
+			if (fg_grow((void **)&h->kids, &h->kids_capacity, h->kids_count + 1,
+				    sizeof(*h->kids)) != 0)
+				return FG_ENOMEM;
+			h->kids[h->kids_count++] = c;
+			if (heavier(s, weight)) {
+				if (fg_grow((void **)&h->nodes, &h->capacity, h->count + 1,
+					    sizeof(*h->nodes)) != 0)
+					return FG_ENOMEM;
+				h->nodes[h->count++] = (heavy_node){.node = c};
+			}
+		}
+		heavy_node *e = &h->nodes[i];
+		e->first = (uint32_t)first;
+		e->count = (uint32_t)(h->kids_count - first);
+		e->heavier = (uint32_t)first_heavier;
+		if (set_weighed(list, &e->self, &e->other, fg_node_total(t, node), &w) != 0)
+			return FG_ENOMEM;
+	}
+	return 0;
+}
+
+/* A node to visit, with its depth and its parent's place in the list;
+ * `heavy`: its place in the heavy nodes + 1, or 0 for a tie's child or a
+ * tie. */
 typedef struct visit {
 	fg_node_id node;
 	uint32_t depth;
 	size_t parent;
+	uint32_t heavy;
 	uint8_t warmed; /* 0, or whether its children were loaded ahead (fg_tree_warm_stack) */
 } visit;
 
@@ -227,31 +340,36 @@ static void reverse_visits(visit *v, size_t count)
 /*
  * Marks the kept nodes in `kept` (a bit per node id) and lists them in
  * `list`, in pre-order as the ties require, each with its own samples and
- * its left-out children's weight (one walk of each kept node's children:
- * the TREE line is then written from the list alone); sums what every
- * left-out node weighs.
+ * its left-out children's weight (the TREE line is then written from the
+ * list alone); sums what every left-out node weighs. The heavy nodes'
+ * children were looked at by find_heavy; the other kept nodes' are walked
+ * here, with a stack.
  */
 static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *list,
 		     fg_count *other)
 {
 	visit *stack = NULL;
 	size_t used = 0, capacity = 0;
+	heavy_nodes h = {0};
+	*other = (fg_count){0, 0};
 	/* The list's size is known (the budget, or every node): one
 	 * allocation, not a copy at every doubling. */
 	size_t expected = s->all ? fg_tree_live_nodes(t) : s->budget;
 	if (fg_grow((void **)&list->nodes, &list->capacity, expected, sizeof(*list->nodes)) != 0 ||
-	    fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0)
-		return FG_ENOMEM;
-	stack[used++] = (visit){0, 0, 0, 0};
-	*other = (fg_count){0, 0};
+	    fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0 ||
+	    find_heavy(t, s, list, &h, other) != 0)
+		goto oom;
+	stack[used++] = (visit){.heavy = 1, .warmed = FG_WARMED_LEAF};
 	while (used > 0) {
 		if (!stack[used - 1].warmed)
 			fg_tree_warm_stack(t, stack, used, sizeof(*stack), offsetof(visit, node),
 					   offsetof(visit, warmed));
 		visit v = stack[--used];
-		fg_count total = fg_node_total(t, v.node);
+		fg_count total = v.heavy ? (fg_count){0, 0} : fg_node_total(t, v.node);
 		/* (The root is the heaviest and first: kept, using up a tie.) */
-		if (!keep(s, total) && v.node != 0) {
+		if (v.node == 0)
+			keep(s, fg_node_total(t, 0));
+		else if (!v.heavy && !keep(s, total)) {
 			fg_count_add_inline(other, total);
 			uint32_t *parent_other = &list->nodes[v.parent].other;
 			fg_count sum = kept_count(list, *parent_other);
@@ -266,34 +384,45 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 			goto oom;
 		size_t at = list->count++;
 		kept_node *k = &list->nodes[at];
+		size_t first = used;
+		if (v.heavy) {
+			const heavy_node *e = &h.nodes[v.heavy - 1];
+			*k = (kept_node){v.node, v.depth, e->self, e->other};
+			if (fg_grow((void **)&stack, &capacity, used + e->count, sizeof(*stack)) != 0)
+				goto oom;
+			for (size_t i = 0, next = e->heavier; i < e->count; i++) {
+				fg_node_id c = h.kids[e->first + i];
+				bool is_heavy = next < h.count && h.nodes[next].node == c;
+				stack[used++] = (visit){c, v.depth + 1, at, is_heavy ? (uint32_t)++next : 0,
+							is_heavy ? FG_WARMED_LEAF : 0};
+			}
+			reverse_visits(stack + first, used - first);
+			continue;
+		}
 		*k = (kept_node){v.node, v.depth, 0, 0};
 		/* Children lighter than the selection are left out now; the
 		 * others are decided in pre-order (ties use the quota up). */
-		fg_count children = {0, 0}, left_out = {0, 0};
-		size_t first = used;
+		weighing w = {{0, 0}, {0, 0}};
 		for (fg_node_id c = fg_node_first_child(t, v.node); c != FG_NODE_NONE;
 		     c = fg_node_next_sibling(t, c)) {
-			fg_count weight = fg_node_total(t, c);
-			fg_count_add_inline(&children, weight);
-			if (below(s, weight)) {
-				fg_count_add_inline(other, weight);
-				fg_count_add_inline(&left_out, weight);
+			if (!weigh(s, fg_node_total(t, c), &w, other))
 				continue;
-			}
 			if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0)
 				goto oom;
-			stack[used++] = (visit){c, v.depth + 1, at, 0};
+			stack[used++] = (visit){c, v.depth + 1, at, 0, 0};
 		}
-		fg_count self = fg_count_sub_floor(total, children);
-		if (set_kept_count(list, &k->self, self) != 0 ||
-		    set_kept_count(list, &k->other, left_out) != 0)
+		if (set_weighed(list, &k->self, &k->other, total, &w) != 0)
 			goto oom;
 		reverse_visits(stack + first, used - first);
 	}
 	free(stack);
+	free(h.nodes);
+	free(h.kids);
 	return 0;
 oom:
 	free(stack);
+	free(h.nodes);
+	free(h.kids);
 	return FG_ENOMEM;
 }
 
@@ -385,6 +514,10 @@ static void free_shown(shown_names *s)
 	free(s->order);
 }
 
+/* Kept nodes are looked at this many places after their name ids (and
+ * totals) were prefetched: they are spread over the tree. */
+#define NUMBER_AHEAD 16
+
 /* Numbers the shown names of the kept nodes (see above). */
 static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, double named,
 			shown_names *s)
@@ -408,6 +541,12 @@ static int number_names(const fg_tree *t, const kept_nodes *kept, bool omit, dou
 		goto done;
 	size_t count = 0;
 	for (size_t k = 1; k < kept->count; k++) { /* (the root comes first) */
+		if (k + NUMBER_AHEAD < kept->count) {
+			fg_node_id ahead = kept->nodes[k + NUMBER_AHEAD].node;
+			fg_node_prefetch_name_id(t, ahead);
+			if (omit)
+				fg_node_prefetch_total(t, ahead);
+		}
 		fg_node_id n = kept->nodes[k].node;
 		if (omit && fg_count_to_double(fg_node_total(t, n)) >= named)
 			continue;
