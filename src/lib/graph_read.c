@@ -168,10 +168,10 @@ typedef struct part {
 	fg_count total_after, before_after;
 } part;
 
-/* A line of a block, found by the main thread for the thread it goes to
- * (which finds its end again: the lists stay small for short lines). */
+/* A line of a block, found by the main thread for the thread it goes to. */
 typedef struct own_line {
 	uint32_t start;            /* in the block's text */
+	uint32_t length;           /* without its '\n' */
 	uint32_t number;           /* in the block, from 1 */
 } own_line;
 
@@ -253,8 +253,7 @@ static void parse_part(const fg_graph *g, fg_graph_sink *s, const block *b, size
 			out->lines += b->line_count[k];
 		for (size_t i = 0; i < b->line_count[index] && !s->failed; i++) {
 			const own_line *l = &b->lines[index][i];
-			const char *line = p + l->start;
-			parse_own(g, s, line, (size_t)(line_end(line, end) - line), l->number, out);
+			parse_own(g, s, p + l->start, l->length, l->number, out);
 		}
 	} else {
 		while (p < end && !s->failed && index < b->parts) {
@@ -472,7 +471,8 @@ static int split_lines(const fg_graph *g, block *b, bool *short_lines)
 		if (fg_grow((void **)&b->lines[to], &b->line_capacity[to], b->line_count[to] + 1,
 			    sizeof(*b->lines[to])) != 0)
 			return FG_ENOMEM;
-		b->lines[to][b->line_count[to]++] = (own_line){(uint32_t)(p - b->text), ++number};
+		b->lines[to][b->line_count[to]++] =
+			(own_line){(uint32_t)(p - b->text), (uint32_t)(stop - p), ++number};
 		p = stop + 1;
 	}
 	b->split = true;
