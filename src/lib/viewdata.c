@@ -253,8 +253,14 @@ static inline bool heavier(const selection *s, fg_count c)
  * its children that are not left out whatever the order: `count` node ids
  * from `first` on in `kids`, in name order, heavier ones and those of the
  * selection's very weight (ties, which mark_kept decides in pre-order);
- * the heavier ones follow each other in the list from `heavier` on.
+ * the heavier ones follow each other in the list from `heavier` on. The
+ * first HEAVY_MOST breadth first at most (24 bytes each, allocated once):
+ * past them, heavy nodes are left to mark_kept, as ties are.
  */
+#ifndef HEAVY_MOST /* (tests set a small one) */
+#define HEAVY_MOST (1u << 17)
+#endif
+
 typedef struct heavy_node {
 	fg_node_id node;
 	uint32_t self, other;
@@ -273,7 +279,9 @@ typedef struct heavy_nodes {
 static int find_heavy(const fg_tree *t, const selection *s, kept_nodes *list, heavy_nodes *h,
 		      fg_count *other)
 {
-	if (fg_grow((void **)&h->nodes, &h->capacity, 1, sizeof(*h->nodes)) != 0)
+	size_t kept = s->all ? fg_tree_live_nodes(t) : s->budget;
+	h->capacity = kept < HEAVY_MOST ? kept : HEAVY_MOST;
+	if ((h->nodes = malloc(h->capacity * sizeof(*h->nodes))) == NULL)
 		return FG_ENOMEM;
 	h->nodes[h->count++] = (heavy_node){.node = 0};
 	for (size_t i = 0, warmed = 0; i < h->count; i++) {
@@ -298,12 +306,8 @@ static int find_heavy(const fg_tree *t, const selection *s, kept_nodes *list, he
 				    sizeof(*h->kids)) != 0)
 				return FG_ENOMEM;
 			h->kids[h->kids_count++] = c;
-			if (heavier(s, weight)) {
-				if (fg_grow((void **)&h->nodes, &h->capacity, h->count + 1,
-					    sizeof(*h->nodes)) != 0)
-					return FG_ENOMEM;
+			if (heavier(s, weight) && h->count < h->capacity)
 				h->nodes[h->count++] = (heavy_node){.node = c};
-			}
 		}
 		heavy_node *e = &h->nodes[i];
 		e->first = (uint32_t)first;
