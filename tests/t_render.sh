@@ -45,6 +45,23 @@ printf ' 5\na 3\n' | "$R" >"$TMP/root.svg" 2>/dev/null
 check "the root's own samples come first (' 5' then 'a 3': a starts at 5/8)" \
 	grep -q '<title>a (3&s;37.50%)</title><rect x="747.5"' "$TMP/root.svg"
 
+# Within a colour, frames come in the order of a walk with a stack: a
+# frame, then its children's subtrees from the rightmost to the leftmost
+# (tests/tools/frame_order.py rebuilds the tree from the geometry; the
+# layout finds frames breadth first, then puts them in that order).
+awk 'BEGIN { srand(21)
+	for (i = 0; i < 3000; i++) {
+		s = "r" int(rand() * 3); d = int(rand() * 9)
+		for (k = 0; k < d; k++) s = s ";f" int(rand() * 4)
+		print s, 1 + int(rand() * 5)
+	} }' >"$TMP/order.folded"
+for options in "" "--flamechart" "--colors chain" "--minwidth 0"; do
+	# shellcheck disable=SC2086
+	"$R" --width 120000 $options "$TMP/order.folded" >"$TMP/order.svg" 2>/dev/null
+	check "frames in the walk's order within a colour $options" \
+		python3 "$FG_ROOT/tests/tools/frame_order.py" "$TMP/order.svg"
+done
+
 # Empty stacks (' 5': samples with an empty backtrace) are the root's own
 # samples in every option: counted in the root, first, never a nameless frame.
 printf ' 5\na 3\na;b 2\n' >"$TMP/empty.folded"
