@@ -17,7 +17,7 @@ struct fg_string_map {
 	fg_string_entry *entries;
 	uint64_t *hashes;        /* of each entry's key */
 	size_t size, capacity, hash_capacity;
-	uint32_t *slots;         /* entry number + 1; 0 = empty */
+	uint32_t *slots;         /* entry number + 1, and a tag (make_slot); 0 = empty */
 	size_t slot_mask;        /* number of slots - 1 */
 };
 
@@ -60,13 +60,36 @@ size_t fg_string_map_index(const fg_string_map *m, const fg_string_entry *e)
 	return (size_t)(e - m->entries);
 }
 
+/*
+ * A slot holds an entry's number + 1 in the bits of slot_mask (the table,
+ * at most half full, has room for every number there) and, above them,
+ * the same bits of its key's hash: most probes that would not match (a
+ * lookup of a key the map lacks: most of the view data's names, in the
+ * entity dictionary) are told so by the slot alone, without loading the
+ * entry or its hash.
+ */
+static inline uint32_t make_slot(uint64_t hash, size_t mask, size_t number)
+{
+	return ((uint32_t)(hash >> 32) & ~(uint32_t)mask) | (uint32_t)(number + 1);
+}
+
+/* The entry number in a slot (not 0). */
+static inline size_t slot_number(uint32_t slot, size_t mask)
+{
+	return (size_t)(slot & (uint32_t)mask) - 1;
+}
+
 /* The slot holding key, or the empty slot where it would go. */
 static size_t probe(const fg_string_map *m, const char *key, size_t length, uint64_t hash)
 {
+	uint32_t tag = (uint32_t)(hash >> 32) & ~(uint32_t)m->slot_mask;
 	size_t at = hash & m->slot_mask;
 	for (uint32_t slot; (slot = m->slots[at]) != 0; at = (at + 1) & m->slot_mask) {
-		const fg_string_entry *e = &m->entries[slot - 1];
-		if (m->hashes[slot - 1] == hash && e->length == length &&
+		if ((slot & ~(uint32_t)m->slot_mask) != tag)
+			continue;
+		size_t number = slot_number(slot, m->slot_mask);
+		const fg_string_entry *e = &m->entries[number];
+		if (m->hashes[number] == hash && e->length == length &&
 		    memcmp(e->key, key, length) == 0)
 			break;
 	}
@@ -83,7 +106,7 @@ static int grow_slots(fg_string_map *m)
 		size_t at = m->hashes[i] & mask;
 		while (slots[at] != 0)
 			at = (at + 1) & mask;
-		slots[at] = (uint32_t)(i + 1);
+		slots[at] = make_slot(m->hashes[i], mask, i);
 	}
 	free(m->slots);
 	m->slots = slots;
@@ -95,7 +118,7 @@ const fg_string_entry *fg_string_map_find(const fg_string_map *m, const char *ke
 					  size_t length)
 {
 	size_t at = probe(m, key, length, fg_hash_bytes(key, length));
-	return m->slots[at] != 0 ? &m->entries[m->slots[at] - 1] : NULL;
+	return m->slots[at] != 0 ? &m->entries[slot_number(m->slots[at], m->slot_mask)] : NULL;
 }
 
 fg_string_entry *fg_string_map_add(fg_string_map *m, const char *key, size_t length,
@@ -106,7 +129,7 @@ fg_string_entry *fg_string_map_add(fg_string_map *m, const char *key, size_t len
 	if (added != NULL)
 		*added = false;
 	if (m->slots[at] != 0)
-		return &m->entries[m->slots[at] - 1];
+		return &m->entries[slot_number(m->slots[at], m->slot_mask)];
 	if (m->size >= UINT32_MAX - 1)
 		return NULL;
 	if ((m->size + 1) * 2 > m->slot_mask) {
@@ -123,7 +146,7 @@ fg_string_entry *fg_string_map_add(fg_string_map *m, const char *key, size_t len
 	fg_string_entry *e = &m->entries[m->size];
 	*e = (fg_string_entry){copy, length, 0};
 	m->hashes[m->size] = hash;
-	m->slots[at] = (uint32_t)(m->size + 1);
+	m->slots[at] = make_slot(hash, m->slot_mask, m->size);
 	m->size++;
 	if (added != NULL)
 		*added = true;
