@@ -250,12 +250,13 @@ static inline bool heavier(const selection *s, fg_count c)
  * are loaded side by side (fg_tree_warm_lists): the kept part of a profile
  * is mostly chains, where a walk with a stack loads one list at a time.
  * Each has what the TREE line says of it (counts as in kept_node), and
- * its children that are not left out whatever the order: `count` node ids
- * from `first` on in `kids`, in name order, heavier ones and those of the
- * selection's very weight (ties, which mark_kept decides in pre-order);
- * the heavier ones follow each other in the list from `heavier` on. The
- * first HEAVY_MOST breadth first at most (24 bytes each, allocated once):
- * past them, heavy nodes are left to mark_kept, as ties are.
+ * where its heavy children are: `count` of them from `heavier` on, in
+ * name order. The first HEAVY_MOST breadth first at most (20 bytes each,
+ * allocated once): past them, heavy nodes are left to mark_kept, as ties
+ * (nodes of the selection's very weight, decided in pre-order) are. A
+ * node with children of either kind is marked `mixed`: mark_kept then
+ * walks its list again to put them in order among its heavy ones, which
+ * needs no room a child.
  */
 #ifndef HEAVY_MOST /* (tests set a small one) */
 #define HEAVY_MOST (1u << 17)
@@ -264,14 +265,12 @@ static inline bool heavier(const selection *s, fg_count c)
 typedef struct heavy_node {
 	fg_node_id node;
 	uint32_t self, other;
-	uint32_t first, count, heavier; /* (fewer than FG_NODE_NONE nodes) */
+	uint32_t heavier, count : 31, mixed : 1; /* (fewer than 2^31 noted) */
 } heavy_node;
 
 typedef struct heavy_nodes {
 	heavy_node *nodes;
 	size_t count, capacity;
-	fg_node_id *kids;
-	size_t kids_count, kids_capacity;
 } heavy_nodes;
 
 /* The heavy nodes (above) into h; what their left-out children weigh
@@ -296,23 +295,22 @@ static int find_heavy(const fg_tree *t, const selection *s, kept_nodes *list, he
 		}
 		fg_node_id node = h->nodes[i].node;
 		weighing w = {{0, 0}, {0, 0}};
-		size_t first = h->kids_count, first_heavier = h->count;
+		size_t first_heavier = h->count;
+		bool mixed = false;
 		for (fg_node_id c = fg_node_first_child(t, node); c != FG_NODE_NONE;
 		     c = fg_node_next_sibling(t, c)) {
 			fg_count weight = fg_node_total(t, c);
 			if (!weigh(s, weight, &w, other))
 				continue;
-			if (fg_grow((void **)&h->kids, &h->kids_capacity, h->kids_count + 1,
-				    sizeof(*h->kids)) != 0)
-				return FG_ENOMEM;
-			h->kids[h->kids_count++] = c;
 			if (heavier(s, weight) && h->count < h->capacity)
 				h->nodes[h->count++] = (heavy_node){.node = c};
+			else
+				mixed = true;
 		}
 		heavy_node *e = &h->nodes[i];
-		e->first = (uint32_t)first;
-		e->count = (uint32_t)(h->kids_count - first);
 		e->heavier = (uint32_t)first_heavier;
+		e->count = (uint32_t)(h->count - first_heavier) & 0x7fffffffu;
+		e->mixed = mixed;
 		if (set_weighed(list, &e->self, &e->other, fg_node_total(t, node), &w) != 0)
 			return FG_ENOMEM;
 	}
@@ -329,6 +327,14 @@ typedef struct visit {
 	uint32_t heavy;
 	uint8_t warmed; /* 0, or whether its children were loaded ahead (fg_tree_warm_stack) */
 } visit;
+
+/* A visit of noted heavy node n: its children are looked at again only
+ * when mixed, and then warmed like a tie's. */
+static visit heavy_visit(const heavy_nodes *h, size_t n, uint32_t depth, size_t parent)
+{
+	return (visit){h->nodes[n].node, depth, parent, (uint32_t)n + 1,
+		       h->nodes[n].mixed ? 0 : FG_WARMED_LEAF};
+}
 
 static void reverse_visits(visit *v, size_t count)
 {
@@ -363,7 +369,7 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 	    fg_grow((void **)&stack, &capacity, 1, sizeof(*stack)) != 0 ||
 	    find_heavy(t, s, list, &h, other) != 0)
 		goto oom;
-	stack[used++] = (visit){.heavy = 1, .warmed = FG_WARMED_LEAF};
+	stack[used++] = heavy_visit(&h, 0, 0, 0);
 	while (used > 0) {
 		if (!stack[used - 1].warmed)
 			fg_tree_warm_stack(t, stack, used, sizeof(*stack), offsetof(visit, node),
@@ -392,13 +398,25 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 		if (v.heavy) {
 			const heavy_node *e = &h.nodes[v.heavy - 1];
 			*k = (kept_node){v.node, v.depth, e->self, e->other};
-			if (fg_grow((void **)&stack, &capacity, used + e->count, sizeof(*stack)) != 0)
-				goto oom;
-			for (size_t i = 0, next = e->heavier; i < e->count; i++) {
-				fg_node_id c = h.kids[e->first + i];
-				bool is_heavy = next < h.count && h.nodes[next].node == c;
-				stack[used++] = (visit){c, v.depth + 1, at, is_heavy ? (uint32_t)++next : 0,
-							is_heavy ? FG_WARMED_LEAF : 0};
+			if (!e->mixed) {
+				if (fg_grow((void **)&stack, &capacity, used + e->count, sizeof(*stack)) != 0)
+					goto oom;
+				for (size_t n = e->heavier; n < e->heavier + e->count; n++)
+					stack[used++] = heavy_visit(&h, n, v.depth + 1, at);
+			} else {
+				/* (its children already weighed: only their order) */
+				size_t next = e->heavier, end = e->heavier + e->count;
+				for (fg_node_id c = fg_node_first_child(t, v.node); c != FG_NODE_NONE;
+				     c = fg_node_next_sibling(t, c)) {
+					if (below(s, fg_node_total(t, c)))
+						continue;
+					if (fg_grow((void **)&stack, &capacity, used + 1, sizeof(*stack)) != 0)
+						goto oom;
+					if (next < end && h.nodes[next].node == c)
+						stack[used++] = heavy_visit(&h, next++, v.depth + 1, at);
+					else
+						stack[used++] = (visit){c, v.depth + 1, at, 0, 0};
+				}
 			}
 			reverse_visits(stack + first, used - first);
 			continue;
@@ -421,12 +439,10 @@ static int mark_kept(const fg_tree *t, selection *s, uint8_t *kept, kept_nodes *
 	}
 	free(stack);
 	free(h.nodes);
-	free(h.kids);
 	return 0;
 oom:
 	free(stack);
 	free(h.nodes);
-	free(h.kids);
 	return FG_ENOMEM;
 }
 
