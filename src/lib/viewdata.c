@@ -318,8 +318,8 @@ static int find_heavy(const fg_tree *t, const selection *s, kept_nodes *list, he
 }
 
 /* A node to visit, with its depth and its parent's place in the list;
- * `heavy`: its place in the heavy nodes + 1, or 0 for a tie's child or a
- * tie. */
+ * `heavy`: its place in the noted heavy nodes + 1, or 0 for a node not
+ * noted (a tie, a child of one, a heavy node past HEAVY_MOST). */
 typedef struct visit {
 	fg_node_id node;
 	uint32_t depth;
