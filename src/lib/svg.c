@@ -189,7 +189,7 @@ static double own_width(const writer *w, fg_node_id n)
 /*
  * The layout finds the frames at least `threshold` wide breadth first, so
  * that the lists of many frames' children are loaded side by side
- * (fg_tree_warm_lists), not one after another down each path as a walk
+ * (fg_tree_warm_queue), not one after another down each path as a walk
  * with a stack must: the drawn part of a profile is mostly chains (in
  * bench/'s wide shape, 58k frames have 118k children). It then puts them
  * in the order such a walk gives (order_frames), in place. Until then, a
@@ -209,15 +209,8 @@ static int place(writer *w, double threshold, frame **frames, size_t *count)
 		return FG_ENOMEM;
 	q[used++] = (frame){.node = 0};
 	for (size_t i = 0; i < used; i++) {
-		if (i == warmed) {
-			fg_node_id batch[FG_WARM_LISTS];
-			size_t n = 0;
-			for (; warmed < used && n < FG_WARM_LISTS; warmed++) {
-				batch[n++] = q[warmed].node;
-				fg_node_prefetch_name_id(w->tree, q[warmed].node);
-			}
-			fg_tree_warm_lists(w->tree, batch, n);
-		}
+		if (i == warmed)
+			warmed = fg_tree_warm_queue(w->tree, q, used, sizeof(*q), offsetof(frame, node), i);
 		frame p = q[i];
 		double start = w->o->flamechart ? p.start : p.start + own_width(w, p.node);
 		size_t first = used;

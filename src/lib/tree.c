@@ -1243,7 +1243,7 @@ static int sort_children(fg_tree *t, fg_node_id parent, fg_sort_string **scratch
 	return 0;
 }
 
-#define WARM_MOST FG_WARM_LISTS
+#define WARM_MOST 16
 static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 		       const void *per_child, size_t width);
 
@@ -1367,6 +1367,15 @@ static void warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count,
 		}
 }
 
+/* warm_lists, prefetching the children's counts. */
+static void warm_counted(const fg_tree *t, const fg_node_id *nodes, size_t count)
+{
+	if (t->whole != NULL)
+		warm_lists(t, nodes, count, t->whole, sizeof(*t->whole));
+	else
+		warm_lists(t, nodes, count, t->narrow, sizeof(*t->narrow));
+}
+
 void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t stride,
 			size_t node_at, size_t warmed_at)
 {
@@ -1394,15 +1403,21 @@ void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t strid
 			nodes[count++] = node;
 		}
 	}
-	fg_tree_warm_lists(t, nodes, count);
+	warm_counted(t, nodes, count);
 }
 
-void fg_tree_warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count)
+size_t fg_tree_warm_queue(const fg_tree *t, const void *queue, size_t used, size_t stride,
+			  size_t node_at, size_t from)
 {
-	if (t->whole != NULL)
-		warm_lists(t, nodes, count, t->whole, sizeof(*t->whole));
-	else
-		warm_lists(t, nodes, count, t->narrow, sizeof(*t->narrow));
+	fg_node_id nodes[WARM_MOST];
+	size_t count = 0;
+	for (; from < used && count < WARM_MOST; from++) {
+		memcpy(&nodes[count], (const unsigned char *)queue + from * stride + node_at,
+		       sizeof(*nodes));
+		fg_node_prefetch_total(t, nodes[count++]);
+	}
+	warm_counted(t, nodes, count);
+	return from;
 }
 
 size_t fg_tree_size(const fg_tree *t) { return t->size; }

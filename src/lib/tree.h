@@ -200,11 +200,15 @@ enum { FG_WARMED_LIST = 1, FG_WARMED_LEAF = 2 };
 void fg_tree_warm_stack(const fg_tree *t, void *stack, size_t used, size_t stride,
 			size_t node_at, size_t warmed_at);
 
-/* The children of nodes[0..count), count at most FG_WARM_LISTS, loaded
- * into the cache side by side, their counts started loading (as above):
- * for a walk breadth first, whose next nodes are all known. */
-#define FG_WARM_LISTS 16
-void fg_tree_warm_lists(const fg_tree *t, const fg_node_id *nodes, size_t count);
+/*
+ * The same for a walk breadth first, whose next nodes are all known: the
+ * children of the nodes of a queue's entries from `from` on, 16 of them at
+ * most, and each of those nodes' own count. `used` entries of `stride`
+ * bytes, each with a fg_node_id at `node_at`. Returns the entry after the
+ * last one warmed: the walk calls it again when it gets there.
+ */
+size_t fg_tree_warm_queue(const fg_tree *t, const void *queue, size_t used, size_t stride,
+			  size_t node_at, size_t from);
 
 /* Nodes in the tree, not counting those merged into a sibling. */
 static inline size_t fg_tree_live_nodes(const fg_tree *t) { return t->size - t->merged; }

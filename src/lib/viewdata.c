@@ -247,7 +247,7 @@ static inline bool heavier(const selection *s, fg_count c)
 /*
  * The nodes heavier than the selection's weight, and the root, found
  * breadth first (find_heavy), so that the lists of many nodes' children
- * are loaded side by side (fg_tree_warm_lists): the kept part of a profile
+ * are loaded side by side (fg_tree_warm_queue): the kept part of a profile
  * is mostly chains, where a walk with a stack loads one list at a time.
  * Each has what the TREE line says of it (counts as in kept_node), and
  * where its heavy children are: `count` of them from `heavier` on, in
@@ -284,15 +284,9 @@ static int find_heavy(const fg_tree *t, const selection *s, kept_nodes *list, he
 		return FG_ENOMEM;
 	h->nodes[h->count++] = (heavy_node){.node = 0};
 	for (size_t i = 0, warmed = 0; i < h->count; i++) {
-		if (i == warmed) {
-			fg_node_id batch[FG_WARM_LISTS];
-			size_t n = 0;
-			for (; warmed < h->count && n < FG_WARM_LISTS; warmed++) {
-				batch[n++] = h->nodes[warmed].node;
-				fg_node_prefetch_total(t, h->nodes[warmed].node);
-			}
-			fg_tree_warm_lists(t, batch, n);
-		}
+		if (i == warmed)
+			warmed = fg_tree_warm_queue(t, h->nodes, h->count, sizeof(*h->nodes),
+						    offsetof(heavy_node, node), i);
 		fg_node_id node = h->nodes[i].node;
 		weighing w = {{0, 0}, {0, 0}};
 		size_t first_heavier = h->count;
