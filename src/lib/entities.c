@@ -14,6 +14,11 @@
 
 struct fg_entities {
 	fg_string_map *names; /* name -> uses; after choosing, entity number + 1 (0: none) */
+	/* After choosing, only the names with an entity (-> number + 1): most
+	 * names looked up by their bytes (fg_entities_ref: the view data's)
+	 * have none, and this map, a few thousand keys in a few hundred KB
+	 * that stay in cache, tells them so at the cost of a slot. */
+	fg_string_map *chosen;
 };
 
 static const char entity_first[] = "abcdefghijklmnopqrtuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"; /* no 's' */
@@ -66,6 +71,7 @@ void fg_entities_free(fg_entities *d)
 	if (d == NULL)
 		return;
 	fg_string_map_free(d->names);
+	fg_string_map_free(d->chosen);
 	free(d);
 }
 
@@ -154,7 +160,8 @@ int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
 	}
 	uint64_t next = 0;
 	fg_buffer value = {0, 0, 0}, scratch = {0, 0, 0};
-	int failed = 0;
+	fg_string_map_free(d->chosen);
+	int failed = (d->chosen = fg_string_map_new()) == NULL;
 	for (size_t i = 0; i < size && failed == 0; i++) {
 		fg_string_entry *e = sorted[i];
 		uint64_t uses = e->value;
@@ -172,6 +179,11 @@ int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
 			continue;
 		next++;
 		e->value = next; /* entity number + 1 */
+		fg_string_entry *copy = fg_string_map_add(d->chosen, e->key, e->length, NULL);
+		if (copy == NULL)
+			failed = 1;
+		else
+			copy->value = next;
 		failed |= fg_buffer_append_str(dtd, "<!ENTITY ");
 		failed |= fg_buffer_append_str(dtd, id);
 		failed |= fg_buffer_append_str(dtd, " \"");
@@ -200,9 +212,9 @@ static bool put_ref(const fg_string_entry *e, fg_buffer *out, bool *failed)
 bool fg_entities_ref(const fg_entities *d, fg_buffer *out, const char *name, size_t length,
 		     bool *failed)
 {
-	if (d == NULL || length <= 2)
+	if (d == NULL || d->chosen == NULL || length <= 2)
 		return false;
-	return put_ref(fg_string_map_find(d->names, name, length), out, failed);
+	return put_ref(fg_string_map_find(d->chosen, name, length), out, failed);
 }
 
 bool fg_entities_ref_entry(const fg_entities *d, fg_buffer *out, uint32_t entry, bool *failed)

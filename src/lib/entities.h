@@ -38,7 +38,8 @@ void fg_entities_use_entry(fg_entities *d, uint32_t entry);
 int fg_entities_choose(fg_entities *d, fg_buffer *dtd);
 
 /* Appends "&id;" for a name that has an entity and returns true; false
- * (out untouched) when it has none. *failed is set when out of memory. */
+ * (out untouched) when it has none, or before fg_entities_choose. *failed
+ * is set when out of memory. */
 bool fg_entities_ref(const fg_entities *d, fg_buffer *out, const char *name, size_t length,
 		     bool *failed);
 /* The same, for a name by its entry from fg_entities_use: no lookup. */

@@ -225,6 +225,7 @@ static int place(writer *w, double threshold, frame **frames, size_t *count)
 				double at = w->o->flamechart
 						    ? fg_count_to_double(fg_tree_start(w->tree, c)) : start;
 				q[used++] = (frame){.node = c, .depth = p.depth + 1, .start = at};
+				fg_node_prefetch_name_id(w->tree, c); /* (read when its turn comes) */
 			}
 			start += width;
 		}
