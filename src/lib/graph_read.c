@@ -43,26 +43,48 @@
 #define COPY_MOST (4 * BLOCK_PER_THREAD)
 
 /* The hash of a line's partition prefix: its first `frames` frames (all
- * of them in a shorter stack, without the count). */
-static uint64_t prefix_hash(const char *line, size_t length, size_t frames)
+ * of them in a shorter stack, without the count). *ended: the prefix's
+ * length when it is `frames` whole frames and their ';' (a line that
+ * starts with those bytes has the same prefix), else 0. */
+static uint64_t prefix_hash(const char *line, size_t length, size_t frames, size_t *ended)
 {
 	const char *p = line, *end = line + length;
+	*ended = 0;
 	for (size_t k = 0; k < frames && p < end; k++) {
 		const char *semicolon = memchr(p, ';', (size_t)(end - p));
 		if (semicolon == NULL) {
 			const char *space = memrchr(line, ' ', length);
 			p = space != NULL ? space : end;
-			break;
+			return fg_hash_bytes(line, (size_t)(p - line));
 		}
 		p = semicolon + 1;
+		if (k + 1 == frames)
+			*ended = (size_t)(p - line);
 	}
 	return fg_hash_bytes(line, (size_t)(p - line));
 }
 
+/*
+ * The last line's partition prefix and thread, when the prefix is whole
+ * frames: in sorted input most lines begin with the line before's, and
+ * comparing its bytes costs less than finding the frames and hashing
+ * them again.
+ */
+typedef struct last_prefix {
+	const char *bytes; /* NULL: none (a new block, a short stack) */
+	size_t length, part;
+} last_prefix;
+
 /* The thread (of `parts`) whose tree takes this line: by its prefix. */
-static size_t line_part(const fg_graph *g, const char *line, size_t length, size_t parts)
+static size_t line_part(const fg_graph *g, const char *line, size_t length, size_t parts,
+			last_prefix *last)
 {
-	return (size_t)((prefix_hash(line, length, g->prefix_frames) >> 33) % parts);
+	if (last->bytes != NULL && length >= last->length && memcmp(line, last->bytes, last->length) == 0)
+		return last->part;
+	size_t ended;
+	size_t part = (size_t)((prefix_hash(line, length, g->prefix_frames, &ended) >> 33) % parts);
+	*last = (last_prefix){ended ? line : NULL, ended, part};
+	return part;
 }
 
 /* Where the line at p ends: its '\n', or the block's end. */
@@ -118,8 +140,9 @@ static size_t partition_frames(const char *text, size_t length, size_t threads)
 	}
 	for (size_t frames = 1; frames < MOST && frames <= deepest && n > 0; frames++) {
 		uint64_t hashes[SAMPLES];
+		size_t ended;
 		for (size_t i = 0; i < n; i++)
-			hashes[i] = prefix_hash(lines[i], lengths[i], frames);
+			hashes[i] = prefix_hash(lines[i], lengths[i], frames, &ended);
 		qsort(hashes, n, sizeof(*hashes), compare_hashes);
 		size_t run = 1, longest = n > 0;
 		for (size_t i = 1; i < n; i++) {
@@ -256,11 +279,12 @@ static void parse_part(const fg_graph *g, fg_graph_sink *s, const block *b, size
 			parse_own(g, s, p + l->start, l->length, l->number, out);
 		}
 	} else {
+		last_prefix last = {NULL, 0, 0};
 		while (p < end && !s->failed && index < b->parts) {
 			const char *stop = line_end(p, end);
 			size_t length = (size_t)(stop - p);
 			out->lines++;
-			if (b->parts == 1 || line_part(g, p, length, b->parts) == index)
+			if (b->parts == 1 || line_part(g, p, length, b->parts, &last) == index)
 				parse_own(g, s, p, length, out->lines, out);
 			p = stop + 1;
 		}
@@ -461,13 +485,14 @@ static int split_lines(const fg_graph *g, block *b, bool *short_lines)
 		b->line_count[i] = 0;
 	const char *p = b->text, *end = p + b->length;
 	uint32_t number = 0, most = (uint32_t)(b->length / SHORT_LINE) + 1;
+	last_prefix last = {NULL, 0, 0};
 	while (p < end) {
 		if (number == most) {
 			*short_lines = true;
 			return 0;
 		}
 		const char *stop = line_end(p, end);
-		size_t to = line_part(g, p, (size_t)(stop - p), b->parts);
+		size_t to = line_part(g, p, (size_t)(stop - p), b->parts, &last);
 		if (fg_grow((void **)&b->lines[to], &b->line_capacity[to], b->line_count[to] + 1,
 			    sizeof(*b->lines[to])) != 0)
 			return FG_ENOMEM;
