@@ -12,10 +12,12 @@
  * each tree is finished on its own thread, and fg_tree_merge then joins
  * whatever they share (graph.c: fg_graph_collect).
  *
- * The main thread reads blocks of whole lines into a ring of RING buffers
- * and publishes each to all the threads, with the list of each thread's
- * lines: it finds them while the block it has just copied is in its cache,
- * so that a thread reads its own lines only, not every line of the input.
+ * The main thread reads blocks of whole lines and publishes each to all
+ * the threads in a ring of RING buffers (the input's buffer that holds the
+ * block is traded for the ring's free one: no copy), with the list of each
+ * thread's lines: it finds them while the block it has just read is in its
+ * cache, so that a thread reads its own lines only, not every line of the
+ * input.
  * They take the blocks in order, each at its own pace: one held up (a
  * table rebuild, the machine's other work) catches up later instead of
  * holding up the others, and reading overlaps parsing. Once every thread
@@ -26,7 +28,7 @@
  * No thread starts for a small input: blocks are parsed on the main thread
  * until one is PARALLEL_MINIMUM long. A block far longer than asked for (a
  * huge line) is parsed there too, once the ring is empty, rather than
- * copied.
+ * kept in the ring.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -39,7 +41,8 @@
 #define PARALLEL_MINIMUM (256u << 10)
 #define BLOCK_PER_THREAD (1u << 19)
 #define RING 4
-/* Blocks longer than this, per thread, are parsed on the main thread. */
+/* Blocks longer than this, per thread, are parsed on the main thread
+ * (a ring of such buffers would keep them all). */
 #define COPY_MOST (4 * BLOCK_PER_THREAD)
 
 /* The hash of a line's partition prefix: its first `frames` frames (all
@@ -504,8 +507,9 @@ static int split_lines(const fg_graph *g, block *b, bool *short_lines)
 	return 0;
 }
 
-/* Hands a block to the threads, in a buffer of the ring. */
-static int publish(reader *r, const char *text, size_t length, size_t parts)
+/* Hands a block to the threads, in a buffer of the ring: the input's, which
+ * takes the ring's in its place. */
+static int publish(reader *r, fg_input *in, const char *text, size_t length, size_t parts)
 {
 	while (r->published - r->reported >= RING) {
 		int rc = report_next(r);
@@ -513,15 +517,9 @@ static int publish(reader *r, const char *text, size_t length, size_t parts)
 			return rc;
 	}
 	block *b = &r->ring[r->published % RING];
-	if (b->capacity < length) {
-		char *copy = realloc(b->copy, length);
-		if (copy == NULL)
-			return fg_fail(r->err, FG_ENOMEM, "out of memory");
-		b->copy = copy;
-		b->capacity = length;
-	}
-	memcpy(b->copy, text, length);
-	b->text = b->copy;
+	if (fg_input_trade_buffer(in, &b->copy, &b->capacity) != 0)
+		return fg_fail(r->err, FG_ENOMEM, "out of memory");
+	b->text = text;
 	b->length = length;
 	b->parts = parts;
 	b->done = 0;
@@ -561,7 +559,7 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 			block b = {.text = text, .length = length, .parts = parts};
 			if ((report_rc = drain(r)) != 0 || (report_rc = parse_here(r, &b)) != 0)
 				break;
-		} else if ((report_rc = publish(r, text, length, parts)) != 0) {
+		} else if ((report_rc = publish(r, in, text, length, parts)) != 0) {
 			break;
 		}
 	}

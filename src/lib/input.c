@@ -196,11 +196,14 @@ static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
 }
 #endif
 
-/* Reads more bytes to buffer[end, capacity). Returns 0 or <0. */
-static int fill(fg_input *in, fg_error *err)
+/* Reads more bytes to buffer[end, capacity), `most` of them at most (0:
+ * no limit). Returns 0 or <0. */
+static int fill(fg_input *in, size_t most, fg_error *err)
 {
 	unsigned char *into = (unsigned char *)in->buffer + in->end;
 	size_t room = in->capacity - in->end;
+	if (most > 0 && most < room)
+		room = most;
 	ssize_t n;
 	if (!in->sniffed) {
 		in->sniffed = true;
@@ -298,7 +301,7 @@ int fg_input_read_line(fg_input *in, const char **line, size_t *length, fg_error
 			if (rc != 0)
 				return rc;
 		}
-		int rc = fill(in, err);
+		int rc = fill(in, 0, err);
 		if (rc != 0)
 			return rc;
 	}
@@ -314,7 +317,7 @@ int fg_input_peek(fg_input *in, size_t want, const char **bytes, size_t *length,
 			if (rc != 0)
 				return rc;
 		}
-		int rc = fill(in, err);
+		int rc = fill(in, 0, err);
 		if (rc != 0)
 			return rc;
 	}
@@ -406,9 +409,39 @@ int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *l
 			size_t more = need > have ? need - have : INPUT_BUFFER / 4;
 			rc = make_room(in, more < INPUT_BUFFER / 4 ? INPUT_BUFFER / 4 : more, &e);
 		}
+		/* Not much more than the block needs: what is read past it
+		 * stays here, and fg_input_trade_buffer copies it. */
 		if (rc == 0)
-			rc = fill(in, &e);
+			rc = fill(in, need - have > INPUT_BUFFER / 16 ? need - have : INPUT_BUFFER / 16, &e);
 		if (rc != 0 && (rc = fail_after_lines(in, rc, &e, err)) != 0)
 			return rc;
 	}
+}
+
+int fg_input_trade_buffer(fg_input *in, char **buffer, size_t *capacity)
+{
+	size_t unread = in->end - in->start;
+	/* As large as this buffer, unless it grew for a huge line (make_room
+	 * grows the new one when a line needs it). */
+	size_t wanted = in->capacity <= 4 * INPUT_BUFFER ? in->capacity : INPUT_BUFFER;
+	if (wanted <= unread)
+		wanted = unread + 1;
+	char *fresh = *buffer;
+	if (*capacity < wanted) {
+		fresh = malloc(wanted); /* (the old contents are not needed) */
+		if (fresh == NULL)
+			return FG_ENOMEM;
+		free(*buffer);
+		*capacity = wanted;
+	}
+	memcpy(fresh, in->buffer + in->start, unread);
+	*buffer = in->buffer;
+	size_t traded = in->capacity;
+	in->buffer = fresh;
+	in->capacity = *capacity;
+	*capacity = traded;
+	in->scanned -= in->start;
+	in->start = 0;
+	in->end = unread;
+	return 0;
 }

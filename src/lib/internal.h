@@ -126,6 +126,16 @@ void *fg_arena_alloc(fg_arena *arena, size_t length, size_t align);
  * valid and are freed with `into`. */
 void fg_arena_adopt(fg_arena *into, fg_arena *from);
 
+/*
+ * After fg_input_read_block: the buffer that holds the block becomes the
+ * caller's (*buffer, *capacity: the block stays valid as long as the
+ * caller keeps it), and the input takes *buffer (NULL, or capacity bytes
+ * from an earlier trade; grown if smaller than its own) for the bytes it
+ * has read past the block. Saves copying each block out (graph_read.c's
+ * ring). 0, or FG_ENOMEM with nothing changed.
+ */
+int fg_input_trade_buffer(fg_input *in, char **buffer, size_t *capacity);
+
 /* How many invalid folded lines are reported one by one before only
  * counting, and what is said of one (by its fg_folded_parse code). */
 #define FG_REPORT_INVALID_LINES 5

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "folded.h"
+#include "internal.h" /* fg_input_trade_buffer */
 
 /* A text of n lines of pseudo-random lengths (some long, some empty). */
 static char *make_text(size_t lines, size_t *length, unsigned seed, bool final_newline)
@@ -138,17 +139,24 @@ static void test_memory_output(void)
 	fg_output_abort(out);
 }
 
-/* Reads path in blocks of `want` bytes: all of them joined into *text,
+/*
+ * Reads path in blocks of `want` bytes: all of them joined into *text,
  * whether each held at most `want` bytes or one longer line, and the
- * final return code. */
-static int read_blocks(const char *path, size_t want, char **text, size_t *length,
-		       bool *bounded, fg_error *err)
+ * final return code. With `trade`, each block's buffer is traded for one
+ * of a ring of four (as graph_read.c does), and every block must still
+ * hold its bytes when its buffer goes back to the input (*kept).
+ */
+static int read_blocks(const char *path, size_t want, bool trade, char **text, size_t *length,
+		       bool *bounded, bool *kept, fg_error *err)
 {
 	fg_input *in = fg_input_open(path, err);
 	size_t capacity = 1;
 	*text = malloc(capacity);
 	*length = 0;
-	*bounded = true;
+	*bounded = *kept = true;
+	char *ring[4] = {NULL};
+	size_t ring_capacity[4] = {0}, at[4] = {0}, sizes[4] = {0}, traded = 0;
+	const char *blocks[4] = {NULL};
 	const char *block;
 	size_t n;
 	int rc = in != NULL ? 1 : -1;
@@ -157,7 +165,22 @@ static int read_blocks(const char *path, size_t want, char **text, size_t *lengt
 		while (*length + n > capacity)
 			*text = realloc(*text, capacity *= 2);
 		memcpy(*text + *length, block, n);
+		if (trade) {
+			size_t k = traded++ % 4;
+			if (blocks[k] != NULL)
+				*kept &= memcmp(blocks[k], *text + at[k], sizes[k]) == 0;
+			*kept &= fg_input_trade_buffer(in, &ring[k], &ring_capacity[k]) == 0 &&
+				 block >= ring[k] && block + n <= ring[k] + ring_capacity[k];
+			blocks[k] = block;
+			at[k] = *length;
+			sizes[k] = n;
+		}
 		*length += n;
+	}
+	for (size_t k = 0; k < 4; k++) {
+		if (blocks[k] != NULL)
+			*kept &= memcmp(blocks[k], *text + at[k], sizes[k]) == 0;
+		free(ring[k]);
 	}
 	fg_input_close(in);
 	return rc;
@@ -176,7 +199,7 @@ static void test_file_blocks(void)
 	char path[128], gz[160], cmd[1024];
 	snprintf(path, sizeof(path), "%s/long.txt", dir);
 	FILE *f = fopen(path, "w");
-	for (int i = 0; i < 3000000; i++)
+	for (int i = 0; i < 5000000; i++) /* (past 4 input buffers) */
 		fputc('x', f);
 	fputs(" 5\n", f);
 	for (int i = 0; i < 200000; i++)
@@ -184,14 +207,41 @@ static void test_file_blocks(void)
 	fclose(f);
 	char *text;
 	size_t length;
-	bool bounded;
+	bool bounded, kept;
 	fg_error err = {0};
-	int rc = read_blocks(path, 1u << 19, &text, &length, &bounded, &err);
+	int rc = read_blocks(path, 1u << 19, false, &text, &length, &bounded, &kept, &err);
 	struct stat st;
 	CHECK(rc == 0 && stat(path, &st) == 0 && (off_t)length == st.st_size,
 	      "input: a file read in blocks gives all its bytes");
 	CHECK(bounded, "input: blocks after a line longer than a block hold at most the bytes asked for");
 	free(text);
+	/* Traded: on this file, and on lines of any length. */
+	char mixed[160];
+	snprintf(mixed, sizeof(mixed), "%s/mixed.txt", dir);
+	text = make_text(300, &length, 11u, true);
+	f = fopen(mixed, "w");
+	fwrite(text, 1, length, f);
+	fclose(f);
+	free(text);
+	for (size_t want = 1; want <= (1u << 20); want *= 32) {
+		char *traded;
+		size_t traded_length;
+		rc = read_blocks(path, want, false, &text, &length, &bounded, &kept, &err);
+		rc |= read_blocks(path, want, true, &traded, &traded_length, &bounded, &kept, &err);
+		CHECK(rc == 0 && traded_length == length && memcmp(traded, text, length) == 0 && kept &&
+			      bounded,
+		      "input: blocks of %zu+ bytes whose buffers are traded away: all the bytes, "
+		      "as many as asked for, each block kept intact", want);
+		free(traded);
+		free(text);
+		rc = read_blocks(mixed, want, false, &text, &length, &bounded, &kept, &err);
+		rc |= read_blocks(mixed, want, true, &traded, &traded_length, &bounded, &kept, &err);
+		CHECK(rc == 0 && traded_length == length && memcmp(traded, text, length) == 0 && kept &&
+			      bounded,
+		      "input: the same with lines of any length (blocks of %zu+ bytes)", want);
+		free(traded);
+		free(text);
+	}
 
 	snprintf(gz, sizeof(gz), "%s/cut.gz", dir);
 	snprintf(cmd, sizeof(cmd),
@@ -203,8 +253,9 @@ static void test_file_blocks(void)
 		bool same = true, failed = true;
 		for (size_t want = 1; want <= (1u << 22); want *= 16) {
 			err = (fg_error){0};
-			rc = read_blocks(gz, want, &text, &length, &bounded, &err);
+			rc = read_blocks(gz, want, want > 1, &text, &length, &bounded, &kept, &err);
 			failed &= rc == FG_EINVAL && strstr(err.message, "truncated gzip data") != NULL;
+			same &= kept;
 			same &= length > 0 && text[length - 1] == '\n';
 			if (first == NULL) {
 				first = text;
