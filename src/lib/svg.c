@@ -65,6 +65,30 @@ typedef struct writer {
 	bool nomem;           /* an append failed: the SVG is incomplete */
 } writer;
 
+/*
+ * The frames are written in chunks of FRAME_CHUNK: this thread takes them
+ * from the front and writes them out as it goes; the view data's thread,
+ * once its own work is done, takes them from the back into buffers of its
+ * own (HELP_MOST bytes at most), which this one writes out after its
+ * last. The markup is the same whoever writes a chunk: a frame depends on
+ * no other but the one before it (whose colour group it may close).
+ */
+#define FRAME_CHUNK 1024
+#define HELP_MOST ((size_t)16 << 20)
+
+typedef struct frame_work {
+	writer *w;            /* this thread's */
+	writer helper;        /* the helper's: a copy, but for its buffers */
+	const frame *frames;
+	size_t count, chunks;
+	/* Under the view job's lock: */
+	size_t front, back;   /* the chunks not taken yet */
+	size_t helping;       /* chunks the helper is writing */
+	size_t held;          /* bytes of the helper's chunks */
+	bool failed;          /* the helper ran out of memory */
+	fg_buffer *written;   /* the helper's chunks, by index; NULL: no helper */
+} frame_work;
+
 /* ------------------------------------------------------------ formatting */
 
 /* v rounded to 0.1 in the fewest characters: "10", "913.6", "-2". */
@@ -407,8 +431,8 @@ static bool put_entity(writer *w, const frame *f)
  * and writes its tree line into a buffer of its own while this one lays
  * out the frames; then, once this one has chosen the entities (which the
  * names use), the first line and the names, while this one writes the
- * frames. Both threads only read the tree and the entities, and the output
- * is the same either way.
+ * frames; then it helps with the frames (frame_work). Both threads only
+ * read the tree and the entities, and the output is the same either way.
  */
 typedef struct view_job {
 	const fg_tree *tree;
@@ -427,7 +451,12 @@ typedef struct view_job {
 	bool decided;
 	const fg_entities *entities; /* NULL: the writer gave up */
 	bool nomem;                  /* an entity reference could not be added */
+	struct frame_work *frames;   /* the frames' chunks to help write, once
+					decided (NULL: none) */
+	pthread_cond_t helped;       /* a chunk of frames written */
 } view_job;
+
+static void help_write_frames(view_job *job);
 
 /* The view data's names: an entity reference where the frames have one. */
 static bool view_data_entity(void *context, fg_buffer *out, const char *name, size_t length)
@@ -460,6 +489,7 @@ static void *prepare_view_data(void *argument)
 	pthread_mutex_unlock(&job->lock);
 	if (job->rc == 0 && job->entities != NULL)
 		put_view_names(job);
+	help_write_frames(job);
 	return NULL;
 }
 
@@ -470,18 +500,23 @@ static void start_view_thread(view_job *job)
 	if (pthread_mutex_init(&job->lock, NULL) != 0)
 		return;
 	if (pthread_cond_init(&job->changed, NULL) == 0) {
-		job->threaded = true; /* (before the thread reads it) */
-		if (pthread_create(&job->thread, NULL, prepare_view_data, job) == 0)
-			return;
-		job->threaded = false;
+		if (pthread_cond_init(&job->helped, NULL) == 0) {
+			job->threaded = true; /* (before the thread reads it) */
+			if (pthread_create(&job->thread, NULL, prepare_view_data, job) == 0)
+				return;
+			job->threaded = false;
+			pthread_cond_destroy(&job->helped);
+		}
 		pthread_cond_destroy(&job->changed);
 	}
 	pthread_mutex_destroy(&job->lock);
 }
 
-/* Tells the view data's thread that the entities are chosen (entities), or
- * that the writer gave up (NULL), once. */
-static void entities_decided(view_job *job, const fg_entities *entities)
+/* Tells the view data's thread that the entities are chosen (entities),
+ * with the frames it may help write, or that the writer gave up (NULL),
+ * once. */
+static void entities_decided(view_job *job, const fg_entities *entities,
+			     struct frame_work *frames)
 {
 	if (!job->threaded)
 		return;
@@ -489,6 +524,7 @@ static void entities_decided(view_job *job, const fg_entities *entities)
 	if (!job->decided) { /* (the first word stands) */
 		job->decided = true;
 		job->entities = entities;
+		job->frames = entities != NULL ? frames : NULL;
 		pthread_cond_signal(&job->changed);
 	}
 	pthread_mutex_unlock(&job->lock);
@@ -500,8 +536,9 @@ static void entities_decided(view_job *job, const fg_entities *entities)
 static int put_view_data(writer *w, view_job *job, bool write)
 {
 	if (job->threaded) {
-		entities_decided(job, write ? w->entities : NULL); /* (if not yet) */
+		entities_decided(job, write ? w->entities : NULL, NULL); /* (if not yet) */
 		pthread_join(job->thread, NULL);
+		pthread_cond_destroy(&job->helped);
 		pthread_cond_destroy(&job->changed);
 		pthread_mutex_destroy(&job->lock);
 	} else if (write) {
@@ -697,6 +734,94 @@ static void prefetch_frame(const writer *w, const frame *f)
 	__builtin_prefetch(f->name);
 }
 
+/* Frames [from, to) into w->line, flushed to the output when `flush`
+ * (else w->line grows). 0 or an error of flush_line's. */
+static int put_frames(writer *w, const frame *frames, size_t count, size_t from, size_t to,
+		      bool flush)
+{
+	int rc = 0;
+	for (size_t i = from; i < to && rc == 0; i++) {
+		if (i + WRITE_AHEAD < count)
+			prefetch_frame(w, &frames[i + WRITE_AHEAD]);
+		if (i == 0 || frames[i].color != frames[i - 1].color) {
+			if (i > 0)
+				put(w, "</g>\n");
+			put_fill(w, frames[i].color);
+		}
+		put_frame(w, &frames[i]);
+		if (flush && w->line.length > 65536)
+			rc = flush_line(w);
+	}
+	return rc;
+}
+
+/* The view data's thread: chunks of frames from the back, while the
+ * writer has some left and they do not hold too much. */
+static void help_write_frames(view_job *job)
+{
+	pthread_mutex_lock(&job->lock);
+	frame_work *work = job->frames;
+	while (work != NULL && work->front < work->back && work->held < HELP_MOST && !work->failed) {
+		size_t i = --work->back;
+		work->helping++;
+		pthread_mutex_unlock(&job->lock);
+		writer helper = work->helper;
+		size_t from = i * FRAME_CHUNK;
+		size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
+		put_frames(&helper, work->frames, work->count, from, to, false);
+		fg_buffer_free(&helper.clean);
+		work->written[i] = helper.line;
+		pthread_mutex_lock(&job->lock);
+		work->helping--;
+		work->held += helper.line.length;
+		work->failed |= helper.nomem;
+		pthread_cond_signal(&job->helped);
+	}
+	pthread_mutex_unlock(&job->lock);
+}
+
+/* Writes the frames out, with the view data's thread's help if it has
+ * one (job; NULL: none), unless rc (an earlier error, returned) says not
+ * to; then the helper is done with them. 0 or an error of
+ * fg_output_write's or FG_ENOMEM. */
+static int write_frames(frame_work *work, view_job *job, int rc)
+{
+	writer *w = work->w;
+	bool helped = job != NULL && job->threaded && work->written != NULL;
+	for (;;) {
+		if (helped)
+			pthread_mutex_lock(&job->lock);
+		size_t i = work->front < work->back && rc == 0 ? work->front++ : SIZE_MAX;
+		if (i == SIZE_MAX)
+			work->back = work->front; /* (the helper takes no more) */
+		if (helped)
+			pthread_mutex_unlock(&job->lock);
+		if (i == SIZE_MAX)
+			break;
+		size_t from = i * FRAME_CHUNK;
+		size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
+		rc = put_frames(w, work->frames, work->count, from, to, true);
+	}
+	if (!helped)
+		return rc;
+	pthread_mutex_lock(&job->lock);
+	while (work->helping > 0)
+		pthread_cond_wait(&job->helped, &job->lock);
+	if (work->failed && rc == 0)
+		rc = FG_ENOMEM;
+	pthread_mutex_unlock(&job->lock);
+	if (rc == 0)
+		rc = flush_line(w);
+	for (size_t i = work->back; i < work->chunks; i++) {
+		if (rc == 0)
+			rc = fg_output_write(w->out, work->written[i].data, work->written[i].length);
+		fg_buffer_free(&work->written[i]);
+	}
+	free(work->written);
+	work->written = NULL;
+	return rc;
+}
+
 /* ---------------------------------------------------------------- header */
 
 /* Only characters that cannot end a CSS declaration, a comment or open a
@@ -863,8 +988,19 @@ static int write_graph(writer *w, fg_error *err)
 	if ((rc = colors_and_uses(w, frames, count)) != 0 || (rc = by_color(frames, count)) != 0 ||
 	    (rc = fg_entities_choose(w->entities, &w->dtd)) != 0)
 		goto fail;
+	frame_work work = {.w = w, .frames = frames, .count = count,
+			   .chunks = (count + FRAME_CHUNK - 1) / FRAME_CHUNK};
+	work.back = work.chunks;
+	work.helper = *w;
+	work.helper.line = work.helper.clean = (fg_buffer){0, 0, 0};
+	work.helper.nomem = false;
+	if (view_data && view.threaded &&
+	    (work.written = calloc(work.chunks ? work.chunks : 1, sizeof(*work.written))) == NULL) {
+		rc = FG_ENOMEM;
+		goto fail;
+	}
 	if (view_data)
-		entities_decided(&view, w->entities);
+		entities_decided(&view, w->entities, &work);
 
 	double W = o->width, H = w->image_height;
 	put_header(w, H, false);
@@ -891,19 +1027,9 @@ static int write_graph(writer *w, fg_error *err)
 	put_text_element(w, "ignorecase", W - XPAD - 16, fs * 2, "ic", NULL);
 	put_text_element(w, "matched", W - XPAD - 100, H - w->ypad2 / 2, " ", NULL);
 	put(w, "<g id=\"frames\">\n");
-	rc = flush_line(w);
-	for (size_t i = 0; i < count && rc == 0; i++) {
-		if (i + WRITE_AHEAD < count)
-			prefetch_frame(w, &frames[i + WRITE_AHEAD]);
-		if (i == 0 || frames[i].color != frames[i - 1].color) {
-			if (i > 0)
-				put(w, "</g>\n");
-			put_fill(w, frames[i].color);
-		}
-		put_frame(w, &frames[i]);
-		if (w->line.length > 65536)
-			rc = flush_line(w);
-	}
+	/* (Even when the header failed: the helper must stop before the
+	 * frames go.) */
+	rc = write_frames(&work, view_data ? &view : NULL, flush_line(w));
 	free(frames);
 	if (count > 0)
 		put(w, "</g>\n");
