@@ -44,6 +44,10 @@
 /* Blocks longer than this, per thread, are parsed on the main thread
  * (a ring of such buffers would keep them all). */
 #define COPY_MOST (4 * BLOCK_PER_THREAD)
+/* Input buffers larger than this, per thread, grew for a long line: a
+ * block read into one is copied into the ring, rather than the buffer
+ * traded for the ring's (fg_input_trade_buffer), which would keep it. */
+#define TRADE_MOST (4 * BLOCK_PER_THREAD)
 
 /* The hash of a line's partition prefix: its first `frames` frames (all
  * of them in a shorter stack, without the count). *ended: the prefix's
@@ -517,9 +521,20 @@ static int publish(reader *r, fg_input *in, const char *text, size_t length, siz
 			return rc;
 	}
 	block *b = &r->ring[r->published % RING];
-	if (fg_input_trade_buffer(in, &b->copy, &b->capacity) != 0)
+	int traded = fg_input_trade_buffer(in, TRADE_MOST * r->g->sink_count, &b->copy, &b->capacity);
+	if (traded == 1 && b->capacity < length) { /* (a long line grew the input's) */
+		char *copy = realloc(b->copy, length);
+		if (copy != NULL) {
+			b->copy = copy;
+			b->capacity = length;
+		}
+		traded = copy != NULL ? 1 : FG_ENOMEM;
+	}
+	if (traded < 0)
 		return fg_fail(r->err, FG_ENOMEM, "out of memory");
-	b->text = text;
+	if (traded == 1)
+		memcpy(b->copy, text, length);
+	b->text = traded == 0 ? text : b->copy;
 	b->length = length;
 	b->parts = parts;
 	b->done = 0;

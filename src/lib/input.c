@@ -418,14 +418,12 @@ int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *l
 	}
 }
 
-int fg_input_trade_buffer(fg_input *in, char **buffer, size_t *capacity)
+int fg_input_trade_buffer(fg_input *in, size_t most, char **buffer, size_t *capacity)
 {
+	if (in->capacity > most)
+		return 1;
 	size_t unread = in->end - in->start;
-	/* As large as this buffer, unless it grew for a huge line (make_room
-	 * grows the new one when a line needs it). */
-	size_t wanted = in->capacity <= 4 * INPUT_BUFFER ? in->capacity : INPUT_BUFFER;
-	if (wanted <= unread)
-		wanted = unread + 1;
+	size_t wanted = in->capacity > unread ? in->capacity : unread + 1;
 	char *fresh = *buffer;
 	if (*capacity < wanted) {
 		fresh = malloc(wanted); /* (the old contents are not needed) */
