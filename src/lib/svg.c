@@ -66,27 +66,30 @@ typedef struct writer {
 } writer;
 
 /*
- * The frames are written in chunks of FRAME_CHUNK: this thread takes them
- * from the front and writes them out as it goes; the view data's thread,
- * once its own work is done, takes them from the back into buffers of its
- * own (HELP_MOST bytes at most), which this one writes out after its
- * last. The markup is the same whoever writes a chunk: a frame depends on
- * no other but the one before it (whose colour group it may close).
+ * The frames are written in chunks of FRAME_CHUNK, taken in order by this
+ * thread and, once its own work is done, the view data's. This one writes
+ * its chunk straight out when it is the next to go, else into a buffer
+ * aside, as the helper always does; it writes the buffers out in turn. No
+ * more than WINDOW chunks are taken past the next one to go, so that the
+ * buffers stay few. The markup is the same whoever writes a chunk: a frame
+ * depends on no other but the one before it (whose colour group it may
+ * close).
  */
 #define FRAME_CHUNK 1024
-#define HELP_MOST ((size_t)16 << 20)
+#define WINDOW 4
 
 typedef struct frame_work {
 	writer *w;            /* this thread's */
-	writer helper;        /* the helper's: a copy, but for its buffers */
+	writer aside;         /* a copy for chunks written aside, but for its buffers */
 	const frame *frames;
 	size_t count, chunks;
 	/* Under the view job's lock: */
-	size_t front, back;   /* the chunks not taken yet */
+	size_t next;          /* the next chunk to take */
+	size_t gone;          /* chunks written out, in order */
 	size_t helping;       /* chunks the helper is writing */
-	size_t held;          /* bytes of the helper's chunks */
-	bool failed;          /* the helper ran out of memory */
-	fg_buffer *written;   /* the helper's chunks, by index; NULL: no helper */
+	bool failed;          /* a chunk written aside ran out of memory */
+	fg_buffer *written;   /* chunks written aside, by index; NULL: no helper */
+	bool *done;           /* whether each one is */
 } frame_work;
 
 /* ------------------------------------------------------------ formatting */
@@ -755,27 +758,45 @@ static int put_frames(writer *w, const frame *frames, size_t count, size_t from,
 	return rc;
 }
 
-/* The view data's thread: chunks of frames from the back, while the
- * writer has some left and they do not hold too much. */
+/* Chunk i of the frames into written[i], with a writer of its own (under
+ * the lock when called, and after). */
+static void write_aside(view_job *job, frame_work *work, size_t i)
+{
+	pthread_mutex_unlock(&job->lock);
+	writer aside = work->aside;
+	size_t from = i * FRAME_CHUNK;
+	size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
+	put_frames(&aside, work->frames, work->count, from, to, false);
+	fg_buffer_free(&aside.clean);
+	pthread_mutex_lock(&job->lock);
+	work->written[i] = aside.line;
+	work->done[i] = true;
+	work->failed |= aside.nomem;
+	pthread_cond_broadcast(&job->helped);
+}
+
+/* Whether a chunk may be taken now. */
+static bool may_take(const frame_work *work)
+{
+	return work->next < work->chunks && work->next - work->gone < WINDOW && !work->failed;
+}
+
+/* The view data's thread: chunks of frames, while some are left (waiting
+ * while the window is full). */
 static void help_write_frames(view_job *job)
 {
 	pthread_mutex_lock(&job->lock);
 	frame_work *work = job->frames;
-	while (work != NULL && work->front < work->back && work->held < HELP_MOST && !work->failed) {
-		size_t i = --work->back;
+	while (work != NULL && work->next < work->chunks && !work->failed) {
+		if (!may_take(work)) {
+			pthread_cond_wait(&job->helped, &job->lock);
+			continue;
+		}
+		size_t i = work->next++;
 		work->helping++;
-		pthread_mutex_unlock(&job->lock);
-		writer helper = work->helper;
-		size_t from = i * FRAME_CHUNK;
-		size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
-		put_frames(&helper, work->frames, work->count, from, to, false);
-		fg_buffer_free(&helper.clean);
-		work->written[i] = helper.line;
-		pthread_mutex_lock(&job->lock);
+		write_aside(job, work, i);
 		work->helping--;
-		work->held += helper.line.length;
-		work->failed |= helper.nomem;
-		pthread_cond_signal(&job->helped);
+		pthread_cond_broadcast(&job->helped);
 	}
 	pthread_mutex_unlock(&job->lock);
 }
@@ -787,38 +808,53 @@ static void help_write_frames(view_job *job)
 static int write_frames(frame_work *work, view_job *job, int rc)
 {
 	writer *w = work->w;
-	bool helped = job != NULL && job->threaded && work->written != NULL;
-	for (;;) {
-		if (helped)
-			pthread_mutex_lock(&job->lock);
-		size_t i = work->front < work->back && rc == 0 ? work->front++ : SIZE_MAX;
-		if (i == SIZE_MAX)
-			work->back = work->front; /* (the helper takes no more) */
-		if (helped)
-			pthread_mutex_unlock(&job->lock);
-		if (i == SIZE_MAX)
-			break;
-		size_t from = i * FRAME_CHUNK;
-		size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
-		rc = put_frames(w, work->frames, work->count, from, to, true);
-	}
-	if (!helped)
+	if (job == NULL || !job->threaded || work->written == NULL) {
+		if (rc == 0)
+			rc = put_frames(w, work->frames, work->count, 0, work->count, true);
 		return rc;
+	}
 	pthread_mutex_lock(&job->lock);
+	while (rc == 0 && work->gone < work->chunks) {
+		size_t i = work->gone;
+		if (work->done[i]) { /* (written aside: out, in turn) */
+			fg_buffer chunk = work->written[i];
+			work->written[i] = (fg_buffer){0, 0, 0};
+			work->gone++;
+			pthread_cond_broadcast(&job->helped);
+			pthread_mutex_unlock(&job->lock);
+			rc = flush_line(w);
+			if (rc == 0)
+				rc = fg_output_write(w->out, chunk.data, chunk.length);
+			fg_buffer_free(&chunk);
+			pthread_mutex_lock(&job->lock);
+		} else if (work->next == i) { /* (the next to go: straight out) */
+			work->next++;
+			pthread_mutex_unlock(&job->lock);
+			size_t from = i * FRAME_CHUNK;
+			size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
+			rc = put_frames(w, work->frames, work->count, from, to, true);
+			pthread_mutex_lock(&job->lock);
+			work->gone++;
+			pthread_cond_broadcast(&job->helped);
+		} else if (may_take(work)) { /* (the helper writes the next to go) */
+			write_aside(job, work, work->next++);
+		} else {
+			pthread_cond_wait(&job->helped, &job->lock);
+		}
+		if (work->failed && rc == 0)
+			rc = FG_ENOMEM;
+	}
+	work->next = work->chunks; /* (the helper takes no more) */
+	pthread_cond_broadcast(&job->helped);
 	while (work->helping > 0)
 		pthread_cond_wait(&job->helped, &job->lock);
-	if (work->failed && rc == 0)
-		rc = FG_ENOMEM;
 	pthread_mutex_unlock(&job->lock);
-	if (rc == 0)
-		rc = flush_line(w);
-	for (size_t i = work->back; i < work->chunks; i++) {
-		if (rc == 0)
-			rc = fg_output_write(w->out, work->written[i].data, work->written[i].length);
+	for (size_t i = 0; i < work->chunks; i++)
 		fg_buffer_free(&work->written[i]);
-	}
 	free(work->written);
+	free(work->done);
 	work->written = NULL;
+	work->done = NULL;
 	return rc;
 }
 
@@ -990,14 +1026,18 @@ static int write_graph(writer *w, fg_error *err)
 		goto fail;
 	frame_work work = {.w = w, .frames = frames, .count = count,
 			   .chunks = (count + FRAME_CHUNK - 1) / FRAME_CHUNK};
-	work.back = work.chunks;
-	work.helper = *w;
-	work.helper.line = work.helper.clean = (fg_buffer){0, 0, 0};
-	work.helper.nomem = false;
-	if (view_data && view.threaded &&
-	    (work.written = calloc(work.chunks ? work.chunks : 1, sizeof(*work.written))) == NULL) {
-		rc = FG_ENOMEM;
-		goto fail;
+	work.aside = *w;
+	work.aside.line = work.aside.clean = (fg_buffer){0, 0, 0};
+	work.aside.nomem = false;
+	if (view_data && view.threaded) {
+		work.written = calloc(work.chunks ? work.chunks : 1, sizeof(*work.written));
+		work.done = calloc(work.chunks ? work.chunks : 1, sizeof(*work.done));
+		if (work.written == NULL || work.done == NULL) {
+			free(work.written);
+			free(work.done);
+			rc = FG_ENOMEM;
+			goto fail;
+		}
 	}
 	if (view_data)
 		entities_decided(&view, w->entities, &work);
