@@ -352,7 +352,7 @@ static int chain_stack(fg_buffer *out, const char *stack, size_t length)
 int fg_palette_stack(const char *colors, fg_buffer *scratch, const char **stack,
 		     size_t *length)
 {
-	if (*length == 0 || strcmp(colors, "chain") != 0)
+	if (*length == 0 || colors[0] != 'c' || strcmp(colors, "chain") != 0)
 		return 0;
 	if (chain_stack(scratch, *stack, *length) != 0)
 		return FG_ENOMEM;
