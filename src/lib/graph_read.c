@@ -44,10 +44,12 @@
 /* Blocks longer than this, per thread, are parsed on the main thread
  * (a ring of such buffers would keep them all). */
 #define COPY_MOST (4 * BLOCK_PER_THREAD)
-/* Input buffers larger than this, per thread, grew for a long line: a
- * block read into one is copied into the ring, rather than the buffer
- * traded for the ring's (fg_input_trade_buffer), which would keep it. */
-#define TRADE_MOST (4 * BLOCK_PER_THREAD)
+/* Input buffers larger than this, per thread (twice a block: as large as
+ * reading a block makes them), grew for a long line: a block read into
+ * one is copied into the ring, rather than the buffer traded for the
+ * ring's (fg_input_trade_buffer), which would keep it, and give the input
+ * one as large. */
+#define TRADE_MOST (2 * BLOCK_PER_THREAD)
 
 /* The hash of a line's partition prefix: its first `frames` frames (all
  * of them in a shorter stack, without the count). *ended: the prefix's

@@ -29,6 +29,7 @@ struct fg_input {
 	bool eof;            /* no more bytes will come from fd/inflate */
 	fg_error failed;     /* the error met after the bytes left (block mode) */
 	bool sniffed;        /* gzip magic checked */
+	bool outgrown;       /* a line longer than a block was read (block mode) */
 	uint64_t line;
 #ifdef FG_HAVE_ZLIB
 	bool gzip;
@@ -401,6 +402,7 @@ int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *l
 				return in->failed.code;
 			}
 			need = have + INPUT_BUFFER; /* one line longer than the block */
+			in->outgrown = true;
 		}
 		fg_error e = {0};
 		int rc = 0;
@@ -420,7 +422,7 @@ int fg_input_read_block(fg_input *in, size_t want, const char **block, size_t *l
 
 int fg_input_trade_buffer(fg_input *in, size_t most, char **buffer, size_t *capacity)
 {
-	if (in->capacity > most)
+	if (in->outgrown || in->capacity > most)
 		return 1;
 	size_t unread = in->end - in->start;
 	size_t wanted = in->capacity > unread ? in->capacity : unread + 1;

@@ -132,10 +132,11 @@ void fg_arena_adopt(fg_arena *into, fg_arena *from);
  * caller keeps it), and the input takes *buffer (NULL, or capacity bytes
  * from an earlier trade; grown if smaller than its own) for the bytes it
  * has read past the block. Saves copying each block out (graph_read.c's
- * ring). Returns 0; 1 when the input's buffer is larger than `most` (it
- * grew for a long line: the caller copies the block instead, so that
- * such buffers do not pile up in its hands); or FG_ENOMEM. Nothing
- * changes unless it returns 0.
+ * ring). Returns 0; 1 once a line longer than a block has been read, or
+ * when the input's buffer is larger than `most` (it grew for a long
+ * line: the caller copies the block instead, so that such buffers do not
+ * pile up in its hands, nor the input get one as large back); or
+ * FG_ENOMEM. Nothing changes unless it returns 0.
  */
 int fg_input_trade_buffer(fg_input *in, size_t most, char **buffer, size_t *capacity);
 

@@ -146,6 +146,8 @@ static void test_memory_output(void)
  * of a ring of four (as graph_read.c does), and every block must still
  * hold its bytes when its buffer goes back to the input (*kept).
  */
+static size_t trade_most; /* read_blocks' bound on traded buffers (0: 4 * want) */
+
 static int read_blocks(const char *path, size_t want, bool trade, char **text, size_t *length,
 		       bool *bounded, bool *kept, size_t *declined, fg_error *err)
 {
@@ -172,7 +174,8 @@ static int read_blocks(const char *path, size_t want, bool trade, char **text, s
 				*kept &= memcmp(blocks[k], *text + at[k], sizes[k]) == 0;
 			/* (Declined when a long line grew the input's buffer: then
 			 * the block is copied, as graph_read.c does.) */
-			int rc = fg_input_trade_buffer(in, 4 * want, &ring[k], &ring_capacity[k]);
+			int rc = fg_input_trade_buffer(in, trade_most ? trade_most : 4 * want, &ring[k],
+						       &ring_capacity[k]);
 			if (rc == 1) {
 				ring[k] = realloc(ring[k], n);
 				ring_capacity[k] = n;
@@ -181,7 +184,7 @@ static int read_blocks(const char *path, size_t want, bool trade, char **text, s
 				(*declined)++;
 			}
 			*kept &= rc >= 0 && block >= ring[k] && block + n <= ring[k] + ring_capacity[k] &&
-				 ring_capacity[k] <= (4 * want > n ? 4 * want : n);
+				 (trade_most || ring_capacity[k] <= (4 * want > n ? 4 * want : n));
 			blocks[k] = block;
 			at[k] = *length;
 			sizes[k] = n;
@@ -246,6 +249,14 @@ static void test_file_blocks(void)
 		      "as many as asked for, each block kept intact", want);
 		/* (The 5 MB line grew the input's buffer past 4 blocks.) */
 		CHECK(declined > 0, "input: blocks of %zu+ bytes: the grown buffer is not traded", want);
+		/* However large a bound the caller gives. */
+		trade_most = SIZE_MAX;
+		free(traded);
+		rc = read_blocks(path, want, true, &traded, &traded_length, &bounded, &kept, &declined, &err);
+		trade_most = 0;
+		CHECK(rc == 0 && traded_length == length && kept && declined > 0,
+		      "input: blocks of %zu+ bytes: after a line longer than a block, no buffer is traded",
+		      want);
 		free(traded);
 		free(text);
 		rc = read_blocks(mixed, want, false, &text, &length, &bounded, &kept, &declined, &err);
