@@ -4,7 +4,9 @@
  *
  * One buffer per input holds the unread bytes; a line is returned as a
  * pointer into it, so nothing is copied per line. The buffer grows only
- * when a single line (or a requested block) is larger than it.
+ * when a single line (or a requested block) is larger than it. A block's
+ * reader may take the buffer holding it and give another in exchange
+ * (fg_input_trade_buffer), rather than copy the block out.
  */
 #include <errno.h>
 #include <fcntl.h>
