@@ -64,7 +64,7 @@ static uint64_t prefix_hash(const char *line, size_t length, size_t frames, size
 		if (semicolon == NULL) {
 			const char *space = memrchr(line, ' ', length);
 			p = space != NULL ? space : end;
-			return fg_hash_bytes(line, (size_t)(p - line));
+			break;
 		}
 		p = semicolon + 1;
 		if (k + 1 == frames)
@@ -524,19 +524,20 @@ static int publish(reader *r, fg_input *in, const char *text, size_t length, siz
 	}
 	block *b = &r->ring[r->published % RING];
 	int traded = fg_input_trade_buffer(in, TRADE_MOST * r->g->sink_count, &b->copy, &b->capacity);
-	if (traded == 1 && b->capacity < length) { /* (a long line grew the input's) */
-		char *copy = realloc(b->copy, length);
-		if (copy != NULL) {
+	if (traded < 0)
+		return fg_fail(r->err, FG_ENOMEM, "out of memory");
+	if (traded == 1) { /* (a long line grew the input's: copied) */
+		if (b->capacity < length) {
+			char *copy = realloc(b->copy, length);
+			if (copy == NULL)
+				return fg_fail(r->err, FG_ENOMEM, "out of memory");
 			b->copy = copy;
 			b->capacity = length;
 		}
-		traded = copy != NULL ? 1 : FG_ENOMEM;
-	}
-	if (traded < 0)
-		return fg_fail(r->err, FG_ENOMEM, "out of memory");
-	if (traded == 1)
 		memcpy(b->copy, text, length);
-	b->text = traded == 0 ? text : b->copy;
+		text = b->copy;
+	}
+	b->text = text;
 	b->length = length;
 	b->parts = parts;
 	b->done = 0;

@@ -758,15 +758,21 @@ static int put_frames(writer *w, const frame *frames, size_t count, size_t from,
 	return rc;
 }
 
+/* Chunk i of the frames into w->line (put_frames). */
+static int put_chunk(writer *w, const frame_work *work, size_t i, bool flush)
+{
+	size_t from = i * FRAME_CHUNK;
+	size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
+	return put_frames(w, work->frames, work->count, from, to, flush);
+}
+
 /* Chunk i of the frames into written[i], with a writer of its own (under
  * the lock when called, and after). */
 static void write_aside(view_job *job, frame_work *work, size_t i)
 {
 	pthread_mutex_unlock(&job->lock);
 	writer aside = work->aside;
-	size_t from = i * FRAME_CHUNK;
-	size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
-	put_frames(&aside, work->frames, work->count, from, to, false);
+	put_chunk(&aside, work, i, false);
 	fg_buffer_free(&aside.clean);
 	pthread_mutex_lock(&job->lock);
 	work->written[i] = aside.line;
@@ -802,13 +808,13 @@ static void help_write_frames(view_job *job)
 }
 
 /* Writes the frames out, with the view data's thread's help if it has
- * one (job; NULL: none), unless rc (an earlier error, returned) says not
+ * one (job, and work->written; NULL: none), unless rc (an earlier error, returned) says not
  * to; then the helper is done with them. 0 or an error of
  * fg_output_write's or FG_ENOMEM. */
 static int write_frames(frame_work *work, view_job *job, int rc)
 {
 	writer *w = work->w;
-	if (job == NULL || !job->threaded || work->written == NULL) {
+	if (work->written == NULL) { /* (no helper) */
 		if (rc == 0)
 			rc = put_frames(w, work->frames, work->count, 0, work->count, true);
 		return rc;
@@ -830,9 +836,7 @@ static int write_frames(frame_work *work, view_job *job, int rc)
 		} else if (work->next == i) { /* (the next to go: straight out) */
 			work->next++;
 			pthread_mutex_unlock(&job->lock);
-			size_t from = i * FRAME_CHUNK;
-			size_t to = work->count - from > FRAME_CHUNK ? from + FRAME_CHUNK : work->count;
-			rc = put_frames(w, work->frames, work->count, from, to, true);
+			rc = put_chunk(w, work, i, true);
 			pthread_mutex_lock(&job->lock);
 			work->gone++;
 			pthread_cond_broadcast(&job->helped);
