@@ -12,7 +12,8 @@
 #       (MB: 10^6 bytes, input and peak RSS alike. CPU: user + system
 #       time, the median; with threads it exceeds the
 #       wall time, and on a busy machine it is the steadier figure).
-#       BENCH_LAST_US is then the median in microseconds.
+#       BENCH_LAST_US is then the median in microseconds. MB is INPUT's
+#       size, or BENCH_INPUT_BYTES when set (a command of several inputs).
 
 BENCH_TMP=${BENCH_TMP:-${TMPDIR:-/tmp}/fg-bench}
 BENCH_RUNS=${BENCH_RUNS:-5}
@@ -51,7 +52,7 @@ bench_run() {
 	median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((BENCH_RUNS + 1) / 2))p")
 	cpu_median=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(((BENCH_RUNS + 1) / 2))p")
 	BENCH_LAST_US=$median
-	awk -v l="$label" -v b="$(stat -L -c %s "$input")" -v us="$median" -v cpu="$cpu_median" -v rss="$rss" \
+	awk -v l="$label" -v b="${BENCH_INPUT_BYTES:-$(stat -L -c %s "$input")}" -v us="$median" -v cpu="$cpu_median" -v rss="$rss" \
 		-v mbs="${BENCH_TARGET_MBS:-}" -v most="${BENCH_TARGET_RSS:-}" 'BEGIN {
 		rate = us > 0 ? b / us : 0
 		mb = rss * 1024 / 1e6 # (time reports KiB; MB here are 10^6 bytes, as in MB/s)
