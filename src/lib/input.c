@@ -33,7 +33,6 @@ struct fg_input {
 	fg_error failed;     /* the error met after the bytes left (block mode) */
 	bool sniffed;        /* gzip magic checked */
 	bool outgrown;       /* a line longer than a block was read (block mode) */
-	off_t first;         /* where in its file fd was when opened (fg_input_file_size) */
 	uint64_t line;
 #ifdef FG_HAVE_ZLIB
 	bool gzip;
@@ -72,7 +71,6 @@ fg_input *fg_input_open(const char *path, fg_error *err)
 	}
 	if (is_stdin) {
 		in->fd = STDIN_FILENO;
-		in->first = lseek(in->fd, 0, SEEK_CUR); /* (-1: a pipe) */
 	} else {
 		in->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (in->fd < 0) {
@@ -95,10 +93,9 @@ uint64_t fg_input_file_size(const fg_input *in)
 	if (in->gzip)
 		return 0;
 #endif
-	if (in->fd < 0 || in->first < 0 || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size <= in->first)
+	if (in->fd < 0 || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
 		return 0;
-	return (uint64_t)(st.st_size - in->first); /* (stdin may start inside its file) */
+	return (uint64_t)st.st_size;
 }
 
 fg_input *fg_input_open_memory(const char *name, const void *bytes, size_t length)

@@ -574,42 +574,34 @@ static inline uint32_t path_tag(uint64_t hash) { return (uint32_t)hash; }
 
 void fg_tree_progress(fg_tree *t, uint64_t done, uint64_t total)
 {
-	if (total != t->input_total || done <= t->input_done) { /* a new input */
-		t->start_done = t->built_done = 0;
-		t->start_size = t->built_size = t->size;
-	}
+	if (total != t->input_total || done <= t->input_done)
+		t->input_base = t->size; /* a new input */
 	t->input_done = done;
 	t->input_total = total;
 }
 
 /*
- * How many nodes a child table is built for: the tree's, or, in an input
- * of known size (fg_tree_progress), the tree's and those the rest of the
- * input will make at the rate of the part since the table was last built,
- * or else since the input started, if that part is a 64th of it or more.
- * In shuffled input every rebuild hashed every node again: a quarter of
- * the table's cost was its rebuilds, and concatenated runs, whose table is
+ * The nodes a child table is built for: the tree's, or, once a 64th of an
+ * input of known size is in, as many as the input so far says the whole
+ * of it will make (fg_tree_progress), at most four times as many as it
+ * has made, and four times the tree's (inputs before it included). In
+ * shuffled input every rebuild hashed every node again: a quarter of the
+ * table's cost was its rebuilds, and concatenated runs, whose table is
  * built late, on a large tree, spent 7-17 ms in them on the wide shape.
- * The guess fails where the input's new frames thin out (a first run that
- * brings most of them): build_index then takes at most one size more than
- * the tree's nodes alone need, so that such an input's table is at most
- * twice what doubling would give it.
+ * The guess is high while the input's new frames thin out; four times
+ * the tree's bounds it, and the table is gone before the tree is drawn.
  */
 static size_t table_nodes(const fg_tree *t)
 {
-	uint64_t done = t->input_done, total = t->input_total, least = total / 64;
-	if (done >= total || least == 0)
+	uint64_t done = t->input_done, total = t->input_total;
+	if (done == 0 || done >= total || done < total / 64 || t->input_base >= t->size)
 		return t->size;
-	uint64_t since = t->built_done;
-	size_t from = t->built_size;
-	if (done - since < least || from > t->size) {
-		since = t->start_done;
-		from = t->start_size;
-	}
-	if (done - since < least || from > t->size)
-		return t->size;
-	double rate = (double)(t->size - from) / (double)(done - since);
-	double guess = (double)t->size + rate * (double)(total - done);
+	double base = (double)t->input_base, made = (double)t->size - base;
+	double guess = base + made * ((double)total / (double)done);
+	if (guess > base + 4.0 * made)
+		guess = base + 4.0 * made;
+	if (guess > 4.0 * (double)t->size)
+		guess = 4.0 * (double)t->size;
 	if (guess > (double)((size_t)3 << 30)) /* (3/4 of the largest table) */
 		guess = (double)((size_t)3 << 30);
 	return guess > (double)t->size ? (size_t)guess : t->size;
@@ -622,11 +614,9 @@ static size_t table_nodes(const fg_tree *t)
  * table goes first, as in build_names. */
 static int build_index(fg_tree *t)
 {
-	unsigned bits = 12, most;
-	while (((size_t)1 << bits) / 4 * 3 < t->size)
-		bits++;
+	unsigned bits = 12;
 	size_t room = table_nodes(t);
-	for (most = bits + 1; bits < most && ((size_t)1 << bits) / 4 * 3 < room;)
+	while (((size_t)1 << bits) / 4 * 3 < room)
 		bits++;
 	if (bits > 32)
 		return FG_ENOMEM; /* (node ids are 32 bits: cannot happen) */
@@ -663,8 +653,6 @@ static int build_index(fg_tree *t)
 	t->slots = slots;
 	t->slot_mask = mask;
 	t->slot_shift = 64 - bits;
-	t->built_done = t->input_done;
-	t->built_size = t->size;
 	return 0;
 }
 

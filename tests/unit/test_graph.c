@@ -6,12 +6,9 @@
  * graphs live side by side in one process.
  */
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "check.h"
 #include "folded.h"
-#include "graph.h" /* the threads' trees, to see what the reader told them */
-#include "tree.h"
 
 static const char *const lines[] = {
 	"main;parse;lex 30", "main;parse;lex;next_token 10", "main;parse 5", "main;eval;call;add 20",
@@ -80,46 +77,8 @@ static void test_options_check(void)
 	fg_graph_free(g);
 }
 
-/* The reader tells each thread's tree how far through a file it is
- * (fg_tree_progress), for the size of its child table: by the end, all of
- * the file, of the file's size; from memory, nothing. */
-static void test_progress_told(void)
-{
-	char path[] = "/tmp/fg-test-graph.XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	uint64_t seed = 99, size = 0;
-	for (size_t i = 0; f != NULL && i < 60000; i++) { /* 1.5 MB, shuffled: threads start */
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		int n = fprintf(f, "proc%u;fn%u;leaf%u 1\n", (unsigned)(seed >> 60),
-				(unsigned)(seed >> 40) % 1000, (unsigned)(seed >> 20) % 100000);
-		size += n > 0 ? (uint64_t)n : 0;
-	}
-	if (f != NULL)
-		fclose(f);
-	for (unsigned threads = 1; threads <= 3; threads++) {
-		fg_graph_options o;
-		fg_graph_options_init(&o);
-		o.threads = threads;
-		fg_graph *g = fg_graph_new(&o);
-		fg_error err = {0};
-		fg_input *in = fg_input_open(path, &err);
-		bool read = in != NULL && fg_graph_read(g, in, NULL, &err) == 0;
-		bool told = read && g->sink_count == threads && size > 1000000;
-		for (size_t i = 0; told && i < g->sink_count; i++)
-			told = g->sinks[i].tree->input_done == size && g->sinks[i].tree->input_total == size &&
-			       g->sinks[i].tree->slots != NULL;
-		CHECK(told, "graph: %u thread(s) told of the whole %llu-byte file", threads,
-		      (unsigned long long)size);
-		fg_input_close(in);
-		fg_graph_free(g);
-	}
-	unlink(path);
-}
-
 int main(void)
 {
-	test_progress_told();
 	test_options_check();
 	size_t order[LINES];
 	for (size_t i = 0; i < LINES; i++)

@@ -300,56 +300,8 @@ static void test_file_blocks(void)
 	CHECK(system(cmd) == 0, "io: cleaned up");
 }
 
-/* fg_input_file_size: a regular file's size, from where standard input
- * started in it; 0 for gzip, memory and pipes. */
-static void test_file_size(void)
-{
-	char path[] = "/tmp/fg-test-size.XXXXXX";
-	int fd = mkstemp(path);
-	fg_error err = {0};
-	char text[1000];
-	memset(text, 'a', sizeof(text));
-	for (size_t i = 99; i < sizeof(text); i += 100)
-		text[i] = '\n';
-	bool written = fd >= 0 && write(fd, text, sizeof(text)) == (ssize_t)sizeof(text);
-	const char *block;
-	size_t length;
-	fg_input *in = written ? fg_input_open(path, &err) : NULL;
-	CHECK(in != NULL && fg_input_read_block(in, 4096, &block, &length, &err) == 1 &&
-	      fg_input_file_size(in) == 1000, "input: a file's size is known");
-	fg_input_close(in);
-	/* Standard input, 300 bytes into the same file. */
-	int saved = dup(STDIN_FILENO);
-	bool moved = written && lseek(fd, 300, SEEK_SET) == 300 && dup2(fd, STDIN_FILENO) == STDIN_FILENO;
-	in = moved ? fg_input_open(NULL, &err) : NULL;
-	CHECK(in != NULL && fg_input_read_block(in, 4096, &block, &length, &err) == 1 && length == 700 &&
-	      fg_input_file_size(in) == 700, "input: standard input's size counts from where it starts");
-	fg_input_close(in);
-	if (saved >= 0) {
-		dup2(saved, STDIN_FILENO);
-		close(saved);
-	}
-	char cmd[200];
-	snprintf(cmd, sizeof(cmd), "gzip -c %s > %s.gz", path, path);
-	if (fg_have_zlib() && system(cmd) == 0) {
-		snprintf(cmd, sizeof(cmd), "%s.gz", path);
-		in = fg_input_open(cmd, &err);
-		CHECK(in != NULL && fg_input_read_block(in, 4096, &block, &length, &err) == 1 &&
-		      length == 1000 && fg_input_file_size(in) == 0, "input: a gzip file's size is not known");
-		fg_input_close(in);
-		unlink(cmd);
-	}
-	in = fg_input_open_memory("m", text, sizeof(text));
-	CHECK(in != NULL && fg_input_file_size(in) == 0, "input: memory has no file size");
-	fg_input_close(in);
-	if (fd >= 0)
-		close(fd);
-	unlink(path);
-}
-
 int main(void)
 {
-	test_file_size();
 	test_lines_and_blocks();
 	test_file_blocks();
 	test_files();

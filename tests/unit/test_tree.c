@@ -812,40 +812,6 @@ static void test_progress_inputs(void)
 	fg_tree_free(t);
 }
 
-/* Where the input's new frames thin out (a part of new stacks, then the
- * same few again and again), the progress told makes a table no more
- * than twice what doubling gives the tree at the end: whatever the rate
- * before, a table is built at most one size larger than its nodes need. */
-static void test_progress_thinning(void)
-{
-	char (*lines)[MANY_BYTES] = many_lines(5150);
-	bool bounded = true;
-	size_t worst = 0;
-	for (size_t fresh = 2000; fresh <= 20000; fresh += 1500) {
-		uint64_t total = 0;
-		for (size_t i = 0; i < 4 * fresh; i++)
-			total += strlen(lines[i < fresh ? i : i % 50]) + 3;
-		fg_tree *t = fg_tree_new(0);
-		uint64_t done = 0;
-		for (size_t i = 0; i < 4 * fresh; i++) {
-			const char *line = lines[i < fresh ? i : i % 50];
-			done += strlen(line) + 3;
-			fg_tree_progress(t, done, total);
-			add(t, line, 1);
-		}
-		size_t least = 4096;
-		while (least / 4 * 3 < t->size)
-			least *= 2;
-		if (t->slot_mask + 1 > 2 * least)
-			bounded = false;
-		if ((t->slot_mask + 1) / least > worst)
-			worst = (t->slot_mask + 1) / least;
-		fg_tree_free(t);
-	}
-	CHECK(bounded, "tree: thinning input's tables at most twice what doubling gives (worst %zux)",
-	      worst);
-}
-
 int main(void)
 {
 	test_tree();
@@ -855,6 +821,5 @@ int main(void)
 	test_merge_many();
 	test_progress();
 	test_progress_inputs();
-	test_progress_thinning();
 	return check_exit();
 }
