@@ -608,10 +608,10 @@ static size_t table_nodes(const fg_tree *t)
 }
 
 /* Builds the child table over all nodes, with room to grow (at most 3/4
- * full for the nodes table_nodes expects). The path hashes are worked out
- * again from the root down (parents have lower ids than their children):
- * a slot keeps too little of its hash to be moved without it. The old
- * table goes first, as in build_names. */
+ * full; for the nodes table_nodes expects). The path hashes are worked out again from the root down (parents
+ * have lower ids than their children): a slot keeps too little of its
+ * hash to be moved without it. The old table goes first, as in
+ * build_names. */
 static int build_index(fg_tree *t)
 {
 	unsigned bits = 12;
