@@ -574,8 +574,6 @@ static inline uint32_t path_tag(uint64_t hash) { return (uint32_t)hash; }
 
 void fg_tree_progress(fg_tree *t, uint64_t done, uint64_t total)
 {
-	if (total != t->input_total || done <= t->input_done)
-		t->input_base = t->size; /* a new input */
 	t->input_done = done;
 	t->input_total = total;
 }
@@ -583,8 +581,7 @@ void fg_tree_progress(fg_tree *t, uint64_t done, uint64_t total)
 /*
  * The nodes a child table is built for: the tree's, or, once a 64th of an
  * input of known size is in, as many as the input so far says the whole
- * of it will make (fg_tree_progress), at most four times as many as it
- * has made, and four times the tree's (inputs before it included). In
+ * of it will make (fg_tree_progress), at most four times the tree's. In
  * shuffled input every rebuild hashed every node again: a quarter of the
  * table's cost was its rebuilds, and concatenated runs, whose table is
  * built late, on a large tree, spent 7-17 ms in them on the wide shape.
@@ -594,14 +591,12 @@ void fg_tree_progress(fg_tree *t, uint64_t done, uint64_t total)
 static size_t table_nodes(const fg_tree *t)
 {
 	uint64_t done = t->input_done, total = t->input_total;
-	if (done == 0 || done >= total || done < total / 64 || t->input_base >= t->size)
+	if (done == 0 || done >= total || done < total / 64)
 		return t->size;
-	double base = (double)t->input_base, made = (double)t->size - base;
-	double guess = base + made * ((double)total / (double)done);
-	if (guess > base + 4.0 * made)
-		guess = base + 4.0 * made;
-	if (guess > 4.0 * (double)t->size)
-		guess = 4.0 * (double)t->size;
+	double guess = (double)t->size * ((double)total / (double)done);
+	double most = 4.0 * (double)t->size;
+	if (guess > most)
+		guess = most;
 	if (guess > (double)((size_t)3 << 30)) /* (3/4 of the largest table) */
 		guess = (double)((size_t)3 << 30);
 	return guess > (double)t->size ? (size_t)guess : t->size;
