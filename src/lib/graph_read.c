@@ -220,8 +220,6 @@ typedef struct block {
 	own_line *lines[FG_GRAPH_THREADS_MAX];
 	size_t line_count[FG_GRAPH_THREADS_MAX], line_capacity[FG_GRAPH_THREADS_MAX];
 	bool split;
-	uint64_t through, file_size; /* the input's bytes up to its end, of
-					how many (0: not known) */
 	part part[FG_GRAPH_THREADS_MAX];
 } block;
 
@@ -239,8 +237,6 @@ struct reader {
 	const fg_warner *warner;
 	fg_error *err;
 	uint64_t line_base;        /* lines of this input before the next report */
-	uint64_t through;          /* its bytes read, up to the last block's end */
-	uint64_t file_size;        /* fg_input_file_size */
 	pthread_mutex_t lock;
 	pthread_cond_t published_one, finished_one;
 	block ring[RING];
@@ -279,7 +275,6 @@ static void parse_part(const fg_graph *g, fg_graph_sink *s, const block *b, size
 		       part *out)
 {
 	memset(out, 0, offsetof(part, total));
-	fg_tree_progress(s->tree, b->through, b->file_size);
 	out->total = s->tree->grand_total;
 	out->before = s->tree->grand_before;
 	const char *p = b->text, *end = p + b->length;
@@ -545,8 +540,6 @@ static int publish(reader *r, fg_input *in, const char *text, size_t length, siz
 	b->text = text;
 	b->length = length;
 	b->parts = parts;
-	b->through = r->through;
-	b->file_size = r->file_size;
 	b->done = 0;
 	if (split_lines(r->g, b, &r->short_lines) != 0)
 		return fg_fail(r->err, FG_ENOMEM, "out of memory");
@@ -572,9 +565,6 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 	int rc, report_rc = 0;
 	while ((rc = fg_input_read_block(in, BLOCK_PER_THREAD * threads, &text, &length, err)) > 0) {
 		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads;
-		if (r->through == 0)
-			r->file_size = fg_input_file_size(in);
-		r->through += length;
 		if (parts > 1 && g->prefix_frames == 0)
 			g->prefix_frames = partition_frames(text, length, threads);
 		bool here = threads == 1 || r->unthreaded || (r->started == 0 && parts == 1) ||
@@ -584,11 +574,7 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 			r->unthreaded = here = true;
 		}
 		if (here) {
-			block b = {.text = text,
-				   .length = length,
-				   .parts = parts,
-				   .through = r->through,
-				   .file_size = r->file_size};
+			block b = {.text = text, .length = length, .parts = parts};
 			if ((report_rc = drain(r)) != 0 || (report_rc = parse_here(r, &b)) != 0)
 				break;
 		} else if ((report_rc = publish(r, in, text, length, parts)) != 0) {

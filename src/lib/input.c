@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -84,18 +83,6 @@ fg_input *fg_input_open(const char *path, fg_error *err)
 #endif
 	}
 	return in;
-}
-
-uint64_t fg_input_file_size(const fg_input *in)
-{
-	struct stat st;
-#ifdef FG_HAVE_ZLIB
-	if (in->gzip)
-		return 0;
-#endif
-	if (in->fd < 0 || fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
-		return 0;
-	return (uint64_t)st.st_size;
 }
 
 fg_input *fg_input_open_memory(const char *name, const void *bytes, size_t length)

@@ -140,11 +140,6 @@ void fg_arena_adopt(fg_arena *into, fg_arena *from);
  */
 int fg_input_trade_buffer(fg_input *in, size_t most, char **buffer, size_t *capacity);
 
-/* The size of the input's file in bytes, when it is a regular file read
- * as it is (not gzip: known once a block has been read); else 0. A hint:
- * the file may change as it is read. */
-uint64_t fg_input_file_size(const fg_input *in);
-
 /* How many invalid folded lines are reported one by one before only
  * counting, and what is said of one (by its fg_folded_parse code). */
 #define FG_REPORT_INVALID_LINES 5

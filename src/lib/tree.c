@@ -572,46 +572,15 @@ static inline size_t slot_of(const fg_tree *t, uint64_t hash)
 
 static inline uint32_t path_tag(uint64_t hash) { return (uint32_t)hash; }
 
-void fg_tree_progress(fg_tree *t, uint64_t done, uint64_t total)
-{
-	t->input_done = done;
-	t->input_total = total;
-}
-
-/*
- * The nodes a child table is built for: the tree's, or, once a 64th of an
- * input of known size is in, as many as the input so far says the whole
- * of it will make (fg_tree_progress), at most four times the tree's. In
- * shuffled input every rebuild hashed every node again: a quarter of the
- * table's cost was its rebuilds, and concatenated runs, whose table is
- * built late, on a large tree, spent 7-17 ms in them on the wide shape.
- * The guess is high while the input's new frames thin out; four times
- * the tree's bounds it, and the table is gone before the tree is drawn.
- */
-static size_t table_nodes(const fg_tree *t)
-{
-	uint64_t done = t->input_done, total = t->input_total;
-	if (done == 0 || done >= total || done < total / 64)
-		return t->size;
-	double guess = (double)t->size * ((double)total / (double)done);
-	double most = 4.0 * (double)t->size;
-	if (guess > most)
-		guess = most;
-	if (guess > (double)((size_t)3 << 30)) /* (3/4 of the largest table) */
-		guess = (double)((size_t)3 << 30);
-	return guess > (double)t->size ? (size_t)guess : t->size;
-}
-
 /* Builds the child table over all nodes, with room to grow (at most 3/4
- * full; for the nodes table_nodes expects). The path hashes are worked out again from the root down (parents
+ * full). The path hashes are worked out again from the root down (parents
  * have lower ids than their children): a slot keeps too little of its
  * hash to be moved without it. The old table goes first, as in
  * build_names. */
 static int build_index(fg_tree *t)
 {
 	unsigned bits = 12;
-	size_t room = table_nodes(t);
-	while (((size_t)1 << bits) / 4 * 3 < room)
+	while (((size_t)1 << bits) / 4 * 3 < t->size)
 		bits++;
 	if (bits > 32)
 		return FG_ENOMEM; /* (node ids are 32 bits: cannot happen) */

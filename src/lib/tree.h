@@ -84,9 +84,6 @@ struct fg_tree {
 	uint32_t *slots;
 	size_t slot_mask;
 	unsigned slot_shift;     /* a probe starts at hash >> slot_shift */
-	/* How far through its input the caller is (fg_tree_progress), to
-	 * size the child table for the rest: 0 of 0, not known. */
-	uint64_t input_done, input_total;
 	fg_count grand_total, grand_before;
 	size_t merged;           /* nodes merged into a sibling (fg_tree_finish) */
 	/* The previous stack, for the sorted-input fast path. */
@@ -116,15 +113,6 @@ struct fg_tree {
  * Returns 0, FG_ENOMEM, or FG_ERANGE (the sum of both exceeds 2^64-1).
  */
 int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map);
-
-/*
- * Tells the tree that the lines given to it so far came from the first
- * `done` of `total` bytes of input (0 of 0: not known). Only a hint: a
- * child table then built takes room for as many nodes as the rest of the
- * input is likely to bring (at most four times the tree's), so that it is
- * not built again at each doubling (every node hashed each time).
- */
-void fg_tree_progress(fg_tree *t, uint64_t done, uint64_t total);
 
 /*
  * fg_tree_finish, keeping the tree's table of names if it has

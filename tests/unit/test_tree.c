@@ -682,21 +682,13 @@ static bool well_linked(const fg_tree *t, size_t *live)
  * totals and order, on trees of over 100,000 nodes, split in 2 to 4,
  * with merges at every depth.
  */
-enum { MANY_LINES = 40000, MANY_BYTES = 96 };
-
-/* MANY_LINES random lines (random_line), from the seed. */
-static char (*many_lines(uint64_t state))[MANY_BYTES]
-{
-	static char lines[MANY_LINES][MANY_BYTES];
-	for (size_t i = 0; i < MANY_LINES; i++)
-		random_line(&state, lines[i], sizeof(lines[i]));
-	return lines;
-}
-
 static void test_merge_many(void)
 {
-	enum { LINES = MANY_LINES };
-	char (*lines)[MANY_BYTES] = many_lines(12345);
+	enum { LINES = 40000 };
+	static char lines[LINES][96];
+	uint64_t state = 12345;
+	for (size_t i = 0; i < LINES; i++)
+		random_line(&state, lines[i], sizeof(lines[i]));
 	size_t size = 16 << 20;
 	char *whole = malloc(size), *merged = malloc(size);
 	for (int how = 0; how < 3; how++) {
@@ -731,58 +723,6 @@ static void test_merge_many(void)
 	free(merged);
 }
 
-/* What the caller says of its progress through the input (fg_tree_progress)
- * sizes the child table only: any hint, wild ones too, gives the same
- * tree, and a plausible one builds the table for the rest of the input
- * at once (four times the tree, at most), not at each doubling. */
-static void test_progress(void)
-{
-	enum { LINES = MANY_LINES };
-	char (*lines)[MANY_BYTES] = many_lines(777);
-	size_t size = 16 << 20;
-	char *plain = malloc(size), *hinted = malloc(size);
-	/* done, total at each line i: none, the truth, wild ones */
-	for (int how = 0; how < 5; how++) {
-		fg_tree *t = fg_tree_new(0);
-		size_t built_at = 0, mask = 0, rebuilds = 0;
-		for (size_t i = 0; i < LINES; i++) {
-			uint64_t done = i + 1, total = LINES;
-			if (how == 0)
-				done = total = 0;
-			else if (how == 2)
-				done = total * 3; /* past the end: no guess */
-			else if (how == 3)
-				done = 1, total = UINT64_MAX; /* too early: no guess */
-			else if (how == 4)
-				done = UINT64_MAX / 2, total = UINT64_MAX; /* a guess from half */
-			fg_tree_progress(t, done, total);
-			add(t, lines[i], 1 + i % 5);
-			if (t->slot_mask != mask) {
-				rebuilds += mask != 0;
-				mask = t->slot_mask;
-				if (built_at == 0)
-					built_at = i + 1;
-			}
-		}
-		if (how == 1)
-			CHECK(rebuilds <= 3 && mask >= 4096,
-			      "tree: with its progress told, the child table was built %zu more times "
-			      "(mask %zu)", rebuilds, mask);
-		if (how == 0)
-			CHECK(rebuilds >= 4, "tree: untold, the child table doubles (%zu rebuilds)", rebuilds);
-		fg_tree_finish(t);
-		char *out = how == 0 ? plain : hinted;
-		out[0] = '\0';
-		serialize(t, 0, 0, out, size);
-		if (how > 0)
-			CHECK(strcmp(plain, hinted) == 0 && strlen(plain) > 100000,
-			      "tree: progress hint %d leaves the tree as it is", how);
-		fg_tree_free(t);
-	}
-	free(plain);
-	free(hinted);
-}
-
 int main(void)
 {
 	test_tree();
@@ -790,6 +730,5 @@ int main(void)
 	test_merge();
 	test_sorted_path();
 	test_merge_many();
-	test_progress();
 	return check_exit();
 }
