@@ -808,9 +808,9 @@ static void help_write_frames(view_job *job)
 }
 
 /* Writes the frames out, with the view data's thread's help if it has
- * one (job, and work->written; NULL: none), unless rc (an earlier error, returned) says not
- * to; then the helper is done with them. 0 or an error of
- * fg_output_write's or FG_ENOMEM. */
+ * one (job, and work->written; NULL: none), unless rc (an earlier error,
+ * returned) says not to; then the helper is done with them. 0 or an
+ * error of fg_output_write's or FG_ENOMEM. */
 static int write_frames(frame_work *work, view_job *job, int rc)
 {
 	writer *w = work->w;

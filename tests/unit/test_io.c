@@ -142,13 +142,12 @@ static void test_memory_output(void)
 /*
  * Reads path in blocks of `want` bytes: all of them joined into *text,
  * whether each held at most `want` bytes or one longer line, and the
- * final return code. With `trade`, each block's buffer is traded for one
- * of a ring of four (as graph_read.c does), and every block must still
- * hold its bytes when its buffer goes back to the input (*kept).
+ * final return code. With `trade` (the bound on a traded buffer; 0: none
+ * traded), each block's buffer is traded for one of a ring of four (as
+ * graph_read.c does), and every block must still hold its bytes when its
+ * buffer goes back to the input (*kept), in a buffer within the bound.
  */
-static size_t trade_most; /* read_blocks' bound on traded buffers (0: 4 * want) */
-
-static int read_blocks(const char *path, size_t want, bool trade, char **text, size_t *length,
+static int read_blocks(const char *path, size_t want, size_t trade, char **text, size_t *length,
 		       bool *bounded, bool *kept, size_t *declined, fg_error *err)
 {
 	fg_input *in = fg_input_open(path, err);
@@ -174,8 +173,7 @@ static int read_blocks(const char *path, size_t want, bool trade, char **text, s
 				*kept &= memcmp(blocks[k], *text + at[k], sizes[k]) == 0;
 			/* (Declined when a long line grew the input's buffer: then
 			 * the block is copied, as graph_read.c does.) */
-			int rc = fg_input_trade_buffer(in, trade_most ? trade_most : 4 * want, &ring[k],
-						       &ring_capacity[k]);
+			int rc = fg_input_trade_buffer(in, trade, &ring[k], &ring_capacity[k]);
 			if (rc == 1) {
 				ring[k] = realloc(ring[k], n);
 				ring_capacity[k] = n;
@@ -184,7 +182,7 @@ static int read_blocks(const char *path, size_t want, bool trade, char **text, s
 				(*declined)++;
 			}
 			*kept &= rc >= 0 && block >= ring[k] && block + n <= ring[k] + ring_capacity[k] &&
-				 (trade_most || ring_capacity[k] <= (4 * want > n ? 4 * want : n));
+				 ring_capacity[k] <= (trade > n ? trade : n);
 			blocks[k] = block;
 			at[k] = *length;
 			sizes[k] = n;
@@ -224,7 +222,7 @@ static void test_file_blocks(void)
 	bool bounded, kept;
 	size_t declined;
 	fg_error err = {0};
-	int rc = read_blocks(path, 1u << 19, false, &text, &length, &bounded, &kept, &declined, &err);
+	int rc = read_blocks(path, 1u << 19, 0, &text, &length, &bounded, &kept, &declined, &err);
 	struct stat st;
 	CHECK(rc == 0 && stat(path, &st) == 0 && (off_t)length == st.st_size,
 	      "input: a file read in blocks gives all its bytes");
@@ -241,8 +239,8 @@ static void test_file_blocks(void)
 	for (size_t want = 1; want <= (1u << 20); want *= 32) {
 		char *traded;
 		size_t traded_length;
-		rc = read_blocks(path, want, false, &text, &length, &bounded, &kept, &declined, &err);
-		rc |= read_blocks(path, want, true, &traded, &traded_length, &bounded, &kept, &declined, &err);
+		rc = read_blocks(path, want, 0, &text, &length, &bounded, &kept, &declined, &err);
+		rc |= read_blocks(path, want, 4 * want, &traded, &traded_length, &bounded, &kept, &declined, &err);
 		CHECK(rc == 0 && traded_length == length && memcmp(traded, text, length) == 0 && kept &&
 			      bounded,
 		      "input: blocks of %zu+ bytes whose buffers are traded away: all the bytes, "
@@ -250,17 +248,16 @@ static void test_file_blocks(void)
 		/* (The 5 MB line grew the input's buffer past 4 blocks.) */
 		CHECK(declined > 0, "input: blocks of %zu+ bytes: the grown buffer is not traded", want);
 		/* However large a bound the caller gives. */
-		trade_most = SIZE_MAX;
 		free(traded);
-		rc = read_blocks(path, want, true, &traded, &traded_length, &bounded, &kept, &declined, &err);
-		trade_most = 0;
+		rc = read_blocks(path, want, SIZE_MAX, &traded, &traded_length, &bounded, &kept, &declined,
+				 &err);
 		CHECK(rc == 0 && traded_length == length && kept && declined > 0,
 		      "input: blocks of %zu+ bytes: after a line longer than a block, no buffer is traded",
 		      want);
 		free(traded);
 		free(text);
-		rc = read_blocks(mixed, want, false, &text, &length, &bounded, &kept, &declined, &err);
-		rc |= read_blocks(mixed, want, true, &traded, &traded_length, &bounded, &kept, &declined, &err);
+		rc = read_blocks(mixed, want, 0, &text, &length, &bounded, &kept, &declined, &err);
+		rc |= read_blocks(mixed, want, 4 * want, &traded, &traded_length, &bounded, &kept, &declined, &err);
 		CHECK(rc == 0 && traded_length == length && memcmp(traded, text, length) == 0 && kept &&
 			      bounded,
 		      "input: the same with lines of any length (blocks of %zu+ bytes)", want);
@@ -280,7 +277,7 @@ static void test_file_blocks(void)
 		bool same = true, failed = true;
 		for (size_t want = 1; want <= (1u << 22); want *= 16) {
 			err = (fg_error){0};
-			rc = read_blocks(gz, want, want > 1, &text, &length, &bounded, &kept, &declined, &err);
+			rc = read_blocks(gz, want, want > 1 ? 4 * want : 0, &text, &length, &bounded, &kept, &declined, &err);
 			failed &= rc == FG_EINVAL && strstr(err.message, "truncated gzip data") != NULL;
 			same &= kept;
 			same &= length > 0 && text[length - 1] == '\n';
