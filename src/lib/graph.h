@@ -51,6 +51,10 @@ int fg_graph_fatal(int rc, const char *file, uint64_t line_number, fg_error *err
 /* Merges the threads' trees into g->tree (before drawing). */
 int fg_graph_collect(fg_graph *g, fg_error *err);
 
+/* How many leading frames of a line choose the thread that parses it,
+ * judged on a first block of `threads` threads' lines (graph_read.c). */
+size_t fg_graph_partition_frames(const char *text, size_t length, size_t threads);
+
 /* How many threads the options ask for: options->threads, or one per CPU
  * (0), at most 16; one for a flame chart (its x axis is input order). */
 size_t fg_graph_thread_count(const fg_graph_options *o);

@@ -110,13 +110,20 @@ static int compare_hashes(const void *a, const void *b)
 }
 
 /*
- * How many leading frames the partition hashes: the fewest for which no
- * prefix holds more than half a thread's share of the lines at 256 places
- * spread evenly across the first block. One busy process, whose stacks all start
+ * How many leading frames the partition hashes, judged on the lines at 256
+ * places spread evenly across the first block: the fewest for which no
+ * prefix holds more than half a thread's share of them, and they have at
+ * least SPREAD distinct prefixes a thread (or half as many as lines, or
+ * as many as they have at all). One busy process, whose stacks all start
  * with the same frames, still spreads over the threads, while the nodes
- * above the prefixes, which several threads may each have, stay few.
+ * above the prefixes, which several threads may each have, stay few. And
+ * a hundred processes do not make four threads' trees differ by a third
+ * (a hundred prefixes hashed to four threads: a share's spread is 17%,
+ * and the largest tree takes more memory, and time, than the others):
+ * their second frames spread them further.
  */
-static size_t partition_frames(const char *text, size_t length, size_t threads)
+#define SPREAD 32
+size_t fg_graph_partition_frames(const char *text, size_t length, size_t threads)
 {
 	enum { SAMPLES = 256, MOST = 16 };
 	const char *lines[SAMPLES];
@@ -147,21 +154,28 @@ static size_t partition_frames(const char *text, size_t length, size_t threads)
 		if (frames > deepest)
 			deepest = frames;
 	}
-	for (size_t frames = 1; frames < MOST && frames <= deepest && n > 0; frames++) {
+	size_t last = deepest < MOST - 1 ? deepest : MOST - 1, longest[MOST], distinct[MOST];
+	for (size_t frames = 1; frames <= last && n > 0; frames++) {
 		uint64_t hashes[SAMPLES];
-		size_t ended;
+		size_t ended, run = 1;
 		for (size_t i = 0; i < n; i++)
 			hashes[i] = prefix_hash(lines[i], lengths[i], frames, &ended);
 		qsort(hashes, n, sizeof(*hashes), compare_hashes);
-		size_t run = 1, longest = n > 0;
+		longest[frames] = distinct[frames] = 1;
 		for (size_t i = 1; i < n; i++) {
 			run = hashes[i] == hashes[i - 1] ? run + 1 : 1;
-			if (run > longest)
-				longest = run;
+			if (run > longest[frames])
+				longest[frames] = run;
+			distinct[frames] += run == 1;
 		}
-		if (longest * 2 * threads <= n)
-			return frames;
 	}
+	/* (More frames never make fewer distinct prefixes.) */
+	size_t enough = SPREAD * threads < n / 2 ? SPREAD * threads : n / 2;
+	if (n > 0 && enough > distinct[last])
+		enough = distinct[last];
+	for (size_t frames = 1; frames <= last && n > 0; frames++)
+		if (longest[frames] * 2 * threads <= n && distinct[frames] >= enough)
+			return frames;
 	return MOST;
 }
 
@@ -566,7 +580,7 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 	while ((rc = fg_input_read_block(in, BLOCK_PER_THREAD * threads, &text, &length, err)) > 0) {
 		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads;
 		if (parts > 1 && g->prefix_frames == 0)
-			g->prefix_frames = partition_frames(text, length, threads);
+			g->prefix_frames = fg_graph_partition_frames(text, length, threads);
 		bool here = threads == 1 || r->unthreaded || (r->started == 0 && parts == 1) ||
 			    length > COPY_MOST * threads;
 		if (!here && r->started == 0 && !start(r)) {

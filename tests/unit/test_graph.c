@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "folded.h"
+#include "graph.h"
 
 static const char *const lines[] = {
 	"main;parse;lex 30", "main;parse;lex;next_token 10", "main;parse 5", "main;eval;call;add 20",
@@ -77,9 +78,55 @@ static void test_options_check(void)
 	fg_graph_free(g);
 }
 
+/* A first block of `count` lines: `kind` 0, a hundred processes (the
+ * first frame, at random), each line's own function below; 1, one busy
+ * process; 2, twenty processes whose stacks all begin with the same
+ * twenty frames, then a leaf of their own. */
+static char *block_of(int kind, size_t count, size_t *length)
+{
+	size_t capacity = count * 128, used = 0;
+	char *text = malloc(capacity);
+	unsigned seed = 7;
+	for (size_t i = 0; i < count; i++) {
+		seed = seed * 1103515245u + 12345u;
+		unsigned process = (seed >> 16) % (kind == 2 ? 20 : 100);
+		if (kind == 0)
+			used += (size_t)snprintf(text + used, capacity - used, "p%u;f%zu;leaf 1\n", process, i);
+		else if (kind == 1)
+			used += (size_t)snprintf(text + used, capacity - used, "busy;f%zu;leaf 1\n", i);
+		else
+			used += (size_t)snprintf(text + used, capacity - used,
+						 "p%u;a;b;c;d;e;f;g;h;i;j;k;l;m;n;o;p;q;r;s;leaf%zu 1\n", process, i);
+	}
+	*length = used;
+	return text;
+}
+
+/* Which frames choose a line's thread: enough that the prefixes spread
+ * over the threads, and no more than adds to them. */
+static void test_partition_frames(void)
+{
+	size_t length;
+	char *text = block_of(0, 8192, &length);
+	CHECK(fg_graph_partition_frames(text, length, 2) == 1,
+	      "partition: a hundred processes are prefixes enough for two threads");
+	CHECK(fg_graph_partition_frames(text, length, 4) == 2,
+	      "partition: four threads spread them by their second frames too (%zu)",
+	      fg_graph_partition_frames(text, length, 4));
+	free(text);
+	text = block_of(1, 8192, &length);
+	CHECK(fg_graph_partition_frames(text, length, 2) == 2, "partition: one busy process, by its second frames");
+	free(text);
+	text = block_of(2, 4096, &length);
+	size_t frames = fg_graph_partition_frames(text, length, 2);
+	CHECK(frames == 1, "partition: frames that all twenty processes share add nothing (%zu)", frames);
+	free(text);
+}
+
 int main(void)
 {
 	test_options_check();
+	test_partition_frames();
 	size_t order[LINES];
 	for (size_t i = 0; i < LINES; i++)
 		order[i] = i;
