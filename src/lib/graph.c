@@ -207,6 +207,8 @@ static void *finish_tree(void *argument)
 	fg_tree *tree = c->g->sinks[f->index].tree;
 	f->rc = f->index == 0 && c->chunks[c->g->sink_count - 1] > 0 ? fg_tree_finish_keeping_names(tree)
 								     : fg_tree_finish(tree);
+	if (f->index > 0) /* (merged into the first, which grows) */
+		fg_tree_give_back(tree);
 	size_t trees = c->g->sink_count;
 	for (size_t k; (k = atomic_fetch_add(&c->next, 1)) < c->chunks[trees - 1];) {
 		size_t i = 1;
@@ -261,5 +263,6 @@ int fg_graph_collect(fg_graph *g, fg_error *err)
 		return rc == FG_ERANGE ? fg_fail(err, rc, "the sum of counts exceeds 2^64-1")
 				       : fg_fail(err, rc, "out of memory");
 	g->sink_count = 1;
+	fg_tree_give_back(g->tree);
 	return 0;
 }

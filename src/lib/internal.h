@@ -26,6 +26,15 @@ static inline int fg_grow(void **array, size_t *capacity, size_t needed, size_t 
 void fg_advise_huge(void *memory, size_t size);
 
 /*
+ * Gives the system back the whole pages of memory[from, to), the unused
+ * end of an array whose contents there are zeros and not needed: they
+ * read as zeros when touched again. A huge page (fg_advise_huge) is
+ * faulted in whole, 2 MiB: an array that will not grow, or not for a
+ * while, need not keep the rest of its last one.
+ */
+void fg_give_back(void *memory, size_t from, size_t to);
+
+/*
  * A zeroed table of `size` bytes for random access (hash tables), in huge
  * pages where the system offers them: from 2 MiB on it is mapped on its
  * own, aligned to a huge page. Free it with fg_table_free and the same

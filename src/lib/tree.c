@@ -1255,6 +1255,28 @@ static bool needs_sorting(const fg_tree *t, size_t id)
 	       t->links[id].first_child != FG_NODE_NONE;
 }
 
+#define GIVE_BACK(array, used, capacity) \
+	fg_give_back((array), (used) * sizeof(*(array)), (capacity) * sizeof(*(array)))
+void fg_tree_give_back(fg_tree *t)
+{
+	GIVE_BACK(t->nodes, t->size, t->capacity);
+	GIVE_BACK(t->links, t->size, t->links_capacity);
+	if (t->whole != NULL)
+		GIVE_BACK(t->whole, t->size, t->whole_capacity);
+	else
+		GIVE_BACK(t->narrow, t->size, t->narrow_capacity);
+	if (t->frac != NULL)
+		GIVE_BACK(t->frac, t->size, t->frac_capacity);
+	if (t->before != NULL)
+		GIVE_BACK(t->before, t->size, t->before_capacity);
+	GIVE_BACK(t->store, t->store_length, t->store_capacity);
+	if (t->names != NULL)
+		GIVE_BACK(t->names, t->name_count + 1, t->name_capacity);
+	else
+		GIVE_BACK(t->wide_names, t->name_count + 1, t->name_capacity);
+}
+#undef GIVE_BACK
+
 static int finish(fg_tree *t, bool keep_names)
 {
 	int rc = 0;

@@ -123,6 +123,11 @@ int fg_tree_merge(fg_tree *into, fg_tree *from, uint32_t *map);
 int fg_tree_finish_keeping_names(fg_tree *t);
 void fg_tree_drop_names(fg_tree *t);
 
+/* Gives back the memory past the end of a finished tree's arrays: most
+ * end in a huge page, faulted in whole (fg_give_back). For a tree that
+ * will not grow: pages given back are faulted in again one by one. */
+void fg_tree_give_back(fg_tree *t);
+
 /* Whether from's names can be looked up in into's (fg_tree_map_names):
  * into keeps its table (fg_tree_finish_keeping_names, or not finished
  * yet), and neither tree has more than FG_TREE_MAPPED_NAMES names (their

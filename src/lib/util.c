@@ -112,6 +112,22 @@ void fg_advise_huge(void *memory, size_t size)
 #endif
 }
 
+void fg_give_back(void *memory, size_t from, size_t to)
+{
+#ifdef MADV_DONTNEED
+	long size = sysconf(_SC_PAGESIZE); /* (no system call) */
+	uintptr_t page = size > 0 ? (uintptr_t)size : 4096;
+	uintptr_t start = ((uintptr_t)memory + from + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)memory + to) & ~(page - 1);
+	if (memory != NULL && end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+#else
+	(void)memory;
+	(void)from;
+	(void)to;
+#endif
+}
+
 /*
  * A hash table is touched all over at once, so each of its 4 KiB pages
  * faults separately (a 16 MB child table: 4,000 faults, tens of ms on a

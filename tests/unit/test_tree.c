@@ -2,6 +2,8 @@
  * test_tree.c - unit tests of the frame tree (tree.c): merging, order, flame charts, depth, overflow, merging trees.
  */
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "folded.h"
@@ -620,8 +622,10 @@ static fg_tree *split_tree(char (*lines)[96], size_t n, int how, size_t parts, b
 			add(trees[k % parts], lines[k], 1 + k % 7);
 	int rc = 0;
 	uint32_t *maps[4] = {NULL};
-	for (size_t p = 0; p < parts; p++)
+	for (size_t p = 0; p < parts; p++) {
 		rc |= p == 0 && mapped ? fg_tree_finish_keeping_names(trees[p]) : fg_tree_finish(trees[p]);
+		fg_tree_give_back(trees[p]); /* (trees[0] then grows into what it gave back) */
+	}
 	for (size_t p = 1; p < parts && mapped; p++) /* (as graph.c: all before the merges) */
 		if (p % 2 || parts == 2)
 			rc |= (maps[p] = name_map(trees[0], trees[p])) == NULL;
@@ -723,8 +727,36 @@ static void test_merge_many(void)
 	free(merged);
 }
 
+/* fg_give_back: the whole pages past `from` leave memory and read as
+ * zeros; the bytes before it, the rest of its page included, stay. */
+static void test_give_back(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = 64, from = 10 * page + 100;
+	unsigned char *memory = aligned_alloc(page, pages * page);
+	unsigned char resident[64];
+	if (memory == NULL)
+		return;
+	memset(memory, 0xab, pages * page);
+	fg_give_back(memory, from, pages * page);
+	bool gone = mincore(memory, pages * page, resident) == 0, kept = true, zeros = true;
+	for (size_t i = 0; i < pages; i++)
+		if (i <= 10 ? !(resident[i] & 1) : (resident[i] & 1))
+			gone = false;
+	for (size_t i = 0; i < pages * page; i++)
+		if (i < 11 * page)
+			kept = kept && memory[i] == 0xab;
+		else
+			zeros = zeros && memory[i] == 0;
+	CHECK(gone && kept && zeros,
+	      "tree: memory given back leaves from the next whole page on (%s), the bytes before "
+	      "stay (%s), those after read as zeros (%s)", gone ? "yes" : "no", kept ? "yes" : "no",
+	      zeros ? "yes" : "no");
+	free(memory);
+}
+
 int main(void)
 {
+	test_give_back();
 	test_tree();
 	test_frame_bytes();
 	test_merge();
