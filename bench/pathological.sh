@@ -20,6 +20,8 @@ BENCH_RUNS=1
 ten=$BENCH_TMP/ten-million.folded
 [ -s "$ten" ] || awk 'BEGIN { for (i = 0; i < 10000000; i++) printf "proc%d;fn%d;leaf%d %d\n", i % 97, i % 1009, i, 1 + i % 7 }' >"$ten"
 BENCH_TARGET_RSS=400 bench_run "fg-render: 10M unique stacks" "$ten" "$B/fg-render" -o "$BENCH_TMP/ten.svg" "$ten"
+BENCH_TARGET_RSS=400 bench_run "fg-render: 10M unique stacks, -j4 (4 CPUs' default)" "$ten" "$B/fg-render" -j4 \
+	-o "$BENCH_TMP/ten.svg" "$ten"
 bench_run "fg-diff: 10M unique stacks vs itself" "$ten" "$B/fg-diff" -o "$BENCH_TMP/ten.diff" "$ten" "$ten"
 deep=$BENCH_TMP/deep-1m.folded
 [ -s "$deep" ] || python3 -c "print('root;' + ';'.join('f%d' % i for i in range(1000000)) + ' 1')" >"$deep"

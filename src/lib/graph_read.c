@@ -39,17 +39,30 @@
 
 /* Below this a block is parsed by one thread: starting one costs more. */
 #define PARALLEL_MINIMUM (256u << 10)
-#define BLOCK_PER_THREAD (1u << 19)
+/* A block is read for the threads to share: BLOCK_SHARE bytes each, for
+ * up to BLOCK_SHARED of them. More threads share that much: the ring's
+ * buffers (RING blocks, and the input's) would otherwise grow with -j, a
+ * large part of the memory at -j4 (8 of 52 MB on the wide shape) and most
+ * of it at -j16, and a smaller share costs a thread no more than waking
+ * up once more per MiB. */
+#define BLOCK_SHARE (1u << 19)
+#define BLOCK_SHARED 2
 #define RING 4
-/* Blocks longer than this, per thread, are parsed on the main thread
- * (a ring of such buffers would keep them all). */
-#define COPY_MOST (4 * BLOCK_PER_THREAD)
-/* Input buffers larger than this, per thread (twice a block: as large as
- * reading a block makes them), grew for a long line: a block read into
- * one is copied into the ring, rather than the buffer traded for the
- * ring's (fg_input_trade_buffer), which would keep it, and give the input
- * one as large. */
-#define TRADE_MOST (2 * BLOCK_PER_THREAD)
+/* Blocks longer than this are parsed on the main thread (a ring of such
+ * buffers would keep them all). */
+#define COPY_MOST(block) (4 * (block))
+/* Input buffers larger than this (twice a block: as large as reading a
+ * block makes them) grew for a long line: a block read into one is copied
+ * into the ring, rather than the buffer traded for the ring's
+ * (fg_input_trade_buffer), which would keep it, and give the input one as
+ * large. */
+#define TRADE_MOST(block) (2 * (block))
+
+/* The length of the blocks read for `threads` threads. */
+static size_t block_length(size_t threads)
+{
+	return BLOCK_SHARE * (threads < BLOCK_SHARED ? threads : BLOCK_SHARED);
+}
 
 /* The hash of a line's partition prefix: its first `frames` frames (all
  * of them in a shorter stack, without the count). *ended: the prefix's
@@ -537,7 +550,8 @@ static int publish(reader *r, fg_input *in, const char *text, size_t length, siz
 			return rc;
 	}
 	block *b = &r->ring[r->published % RING];
-	int traded = fg_input_trade_buffer(in, TRADE_MOST * r->g->sink_count, &b->copy, &b->capacity);
+	int traded = fg_input_trade_buffer(in, TRADE_MOST(block_length(r->g->sink_count)), &b->copy,
+					  &b->capacity);
 	if (traded < 0)
 		return fg_fail(r->err, FG_ENOMEM, "out of memory");
 	if (traded == 1) { /* (a long line grew the input's: copied) */
@@ -577,12 +591,12 @@ int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *
 	const char *text;
 	size_t length;
 	int rc, report_rc = 0;
-	while ((rc = fg_input_read_block(in, BLOCK_PER_THREAD * threads, &text, &length, err)) > 0) {
+	while ((rc = fg_input_read_block(in, block_length(threads), &text, &length, err)) > 0) {
 		size_t parts = length < PARALLEL_MINIMUM ? 1 : threads;
 		if (parts > 1 && g->prefix_frames == 0)
 			g->prefix_frames = fg_graph_partition_frames(text, length, threads);
 		bool here = threads == 1 || r->unthreaded || (r->started == 0 && parts == 1) ||
-			    length > COPY_MOST * threads;
+			    length > COPY_MOST(block_length(threads));
 		if (!here && r->started == 0 && !start(r)) {
 			stop(r); /* (the threads that did start) */
 			r->unthreaded = here = true;
