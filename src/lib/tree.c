@@ -754,6 +754,34 @@ static int count_line(fg_tree *t, fg_node_id at, fg_count count, const fg_count 
 	return 0;
 }
 
+/*
+ * The previous stack's arrays, once far larger than this stack needs (a
+ * huge stack came before it: a line of megabytes, a million frames), made
+ * to fit it, keeping what they hold up to it: else each thread's tree
+ * keeps room for the largest stack it has met until it is finished.
+ * Shrinking fails harmlessly (the arrays stay as they were).
+ */
+#define FIT_FROM ((size_t)1 << 20) /* bytes */
+static void shrink_to(void **array, size_t *capacity, size_t want, size_t size)
+{
+	if (*capacity * size < FIT_FROM || want > *capacity / 4)
+		return;
+	void *smaller = realloc(*array, want * size);
+	if (smaller != NULL) {
+		*array = smaller;
+		*capacity = want;
+	}
+}
+
+static void fit_previous(fg_tree *t, size_t length, size_t depth)
+{
+	shrink_to((void **)&t->previous, &t->previous_capacity, length + 1, 1);
+	shrink_to((void **)&t->path, &t->path_capacity, depth + 1, sizeof(*t->path));
+	shrink_to((void **)&t->frame_ends, &t->ends_capacity, depth + 1, sizeof(*t->frame_ends));
+	shrink_to((void **)&t->path_hash, &t->hash_capacity, depth + 1, sizeof(*t->path_hash));
+	shrink_to((void **)&t->path_name, &t->name_scratch_capacity, depth + 1, sizeof(*t->path_name));
+}
+
 int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 		const fg_count *before)
 {
@@ -861,6 +889,7 @@ int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
 	}
 	if (fg_grow((void **)&t->previous, &t->previous_capacity, length + 1, 1) != 0)
 		return FG_ENOMEM;
+	fit_previous(t, length, depth);
 	if (length > common) /* (stack may be NULL when empty) */
 		memcpy(t->previous + common, stack + common, length - common); /* the rest is equal */
 	t->previous_length = length;
