@@ -755,11 +755,15 @@ static int count_line(fg_tree *t, fg_node_id at, fg_count count, const fg_count 
 }
 
 /*
- * The previous stack's arrays, once far larger than this stack needs (a
- * huge stack came before it: a line of megabytes, a million frames), made
- * to fit it, keeping what they hold up to it: else each thread's tree
- * keeps room for the largest stack it has met until it is finished.
- * Shrinking fails harmlessly (the arrays stay as they were).
+ * The previous stack's arrays, once far larger than the stacks that came
+ * after a huge one (a line of megabytes, a million frames), made to fit
+ * the current one, keeping what they hold up to it: else each thread's
+ * tree keeps room for the largest stack it has met until it is finished.
+ * Only once the stacks since have had as many bytes as the arrays: a huge
+ * stack that comes back grows them again, a page fault every 4 KiB, and
+ * huge stacks every few lines would pay that each time (27% slower). Then
+ * the work of those bytes outweighs it. Shrinking fails harmlessly (the
+ * arrays stay as they were).
  */
 #define FIT_FROM ((size_t)1 << 20) /* bytes */
 static void shrink_to(void **array, size_t *capacity, size_t want, size_t size)
@@ -775,6 +779,19 @@ static void shrink_to(void **array, size_t *capacity, size_t want, size_t size)
 
 static void fit_previous(fg_tree *t, size_t length, size_t depth)
 {
+	size_t held = t->previous_capacity + t->path_capacity * sizeof(*t->path) +
+		      t->ends_capacity * sizeof(*t->frame_ends) + t->hash_capacity * sizeof(*t->path_hash) +
+		      t->name_scratch_capacity * sizeof(*t->path_name);
+	bool roomy = (t->previous_capacity >= FIT_FROM && length + 1 <= t->previous_capacity / 4) ||
+		     (held - t->previous_capacity >= FIT_FROM && depth + 1 <= t->path_capacity / 4);
+	if (!roomy) {
+		t->since_huge = 0;
+		return;
+	}
+	t->since_huge += length + 1;
+	if (t->since_huge < held)
+		return;
+	t->since_huge = 0;
 	shrink_to((void **)&t->previous, &t->previous_capacity, length + 1, 1);
 	shrink_to((void **)&t->path, &t->path_capacity, depth + 1, sizeof(*t->path));
 	shrink_to((void **)&t->frame_ends, &t->ends_capacity, depth + 1, sizeof(*t->frame_ends));

@@ -755,42 +755,54 @@ static void test_give_back(void)
 }
 
 /* After a huge stack, the previous stack's arrays shrink to fit the next
- * one, and the lines after it still find their frames on it. */
+ * ones, once these have had as many bytes as the arrays hold (not after
+ * a few short lines: a huge stack coming back would grow them again); the
+ * lines after it still find their frames on it. */
 static void test_fit_previous(void)
 {
-	enum { FRAMES = 250000 };
+	enum { FRAMES = 250000, REPEATS = 150000 };
 	size_t capacity = FRAMES * 8 + 64, used = 0;
 	char *huge = malloc(capacity);
 	used += (size_t)snprintf(huge, capacity, "main;run");
 	for (size_t i = 0; i < FRAMES; i++)
 		used += (size_t)snprintf(huge + used, capacity - used, ";f%zu", i % 1000);
-	fg_tree *t = fg_tree_new(0), *u = fg_tree_new(0);
 	static const char *const after[] = {"main;run;x", "main;run;x;y", "main;run;z", "main;s"};
+	static const char repeated[] = "main;run;w_a_frame_with_a_long_name_of_sixty_bytes_or_so_abcdef";
+	fg_tree *t = fg_tree_new(0), *u = fg_tree_new(0);
 	fg_tree_add(t, huge, used, fg_count_of(3), NULL);
 	size_t big = t->previous_capacity, big_path = t->path_capacity;
 	for (size_t i = 0; i < 4; i++) {
 		add(t, after[i], 1 + i);
 		add(u, after[i], 1 + i);
 	}
-	bool fit = t->previous_capacity < 64 && t->path_capacity < 8 && t->ends_capacity < 8 &&
+	bool kept = t->previous_capacity == big && t->path_capacity == big_path;
+	for (size_t i = 0; i < REPEATS; i++) {
+		add(t, repeated, 1);
+		add(u, repeated, 1);
+	}
+	bool fit = t->previous_capacity < 128 && t->path_capacity < 8 && t->ends_capacity < 8 &&
 		   t->hash_capacity < 8 && t->name_scratch_capacity < 8;
+	add(t, "main;run;x;y", 10); /* (after the fit: shares main;run with the line before) */
+	add(u, "main;run;x;y", 10);
 	fg_tree_add(u, huge, used, fg_count_of(3), NULL); /* (the same lines, the huge one last) */
 	fg_tree_finish(t);
 	fg_tree_finish(u);
 	bool same = fg_tree_size(t) == fg_tree_size(u);
 	for (int k = 0; k < 2; k++) {
 		const fg_tree *v = k ? u : t;
-		fg_node_id run = child_named(v, child_named(v, 0, "main"), "run");
+		fg_node_id main = child_named(v, 0, "main"), run = child_named(v, main, "run");
 		fg_node_id x = child_named(v, run, "x");
-		same = same && fg_tree_total(v, run).whole == 9 && fg_tree_total(v, x).whole == 3 &&
-		       fg_tree_total(v, child_named(v, x, "y")).whole == 2 &&
+		same = same && fg_tree_total(v, run).whole == 19 + REPEATS && fg_tree_total(v, x).whole == 13 &&
+		       fg_tree_total(v, child_named(v, x, "y")).whole == 12 &&
 		       fg_tree_total(v, child_named(v, run, "z")).whole == 3 &&
-		       fg_tree_total(v, child_named(v, child_named(v, 0, "main"), "s")).whole == 4;
+		       fg_tree_total(v, child_named(v, run, repeated + 9)).whole == REPEATS &&
+		       fg_tree_total(v, child_named(v, main, "s")).whole == 4;
 	}
-	CHECK(big >= used && big_path > FRAMES && fit && same,
-	      "tree: after a stack of %zu bytes, %d frames, the previous stack's arrays fit the next "
-	      "(%zu bytes, %zu frames: %s), and the lines after it build the same tree", used, FRAMES,
-	      t->previous_capacity, t->path_capacity, fit ? "fit" : "not fit");
+	CHECK(big >= used && big_path > FRAMES && kept && fit && same,
+	      "tree: after a stack of %zu bytes, %d frames, the previous stack's arrays stay through a few "
+	      "short lines (%s), then fit the next (%zu bytes, %zu frames: %s), and the lines after it "
+	      "build the same tree", used, FRAMES, kept ? "kept" : "shrunk", t->previous_capacity,
+	      t->path_capacity, fit ? "fit" : "not fit");
 	fg_tree_free(t);
 	fg_tree_free(u);
 	free(huge);
