@@ -94,7 +94,8 @@ struct fg_tree {
 	uint64_t *path_hash;     /* the path hash of each */
 	uint32_t *path_name;     /* scratch: name ids of the frames being added */
 	size_t depth, path_capacity, ends_capacity, hash_capacity, name_scratch_capacity;
-	size_t since_huge;       /* bytes of stacks since they became far larger than needed (tree.c: fit_previous) */
+	size_t since_huge;       /* bytes of stacks since these became far larger
+				    than needed (tree.c: fit_previous) */
 	bool finished;
 	bool lost_table;         /* a table could not be built again: no more lines */
 };
