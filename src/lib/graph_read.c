@@ -167,8 +167,10 @@ size_t fg_graph_partition_frames(const char *text, size_t length, size_t threads
 		if (frames > deepest)
 			deepest = frames;
 	}
+	if (n == 0)
+		return MOST;
 	size_t last = deepest < MOST - 1 ? deepest : MOST - 1, longest[MOST], distinct[MOST];
-	for (size_t frames = 1; frames <= last && n > 0; frames++) {
+	for (size_t frames = 1; frames <= last; frames++) {
 		uint64_t hashes[SAMPLES];
 		size_t ended, run = 1;
 		for (size_t i = 0; i < n; i++)
@@ -184,9 +186,9 @@ size_t fg_graph_partition_frames(const char *text, size_t length, size_t threads
 	}
 	/* (More frames never make fewer distinct prefixes.) */
 	size_t enough = SPREAD * threads < n / 2 ? SPREAD * threads : n / 2;
-	if (n > 0 && enough > distinct[last])
+	if (enough > distinct[last])
 		enough = distinct[last];
-	for (size_t frames = 1; frames <= last && n > 0; frames++)
+	for (size_t frames = 1; frames <= last; frames++)
 		if (longest[frames] * 2 * threads <= n && distinct[frames] >= enough)
 			return frames;
 	return MOST;

@@ -754,6 +754,17 @@ static int count_line(fg_tree *t, fg_node_id at, fg_count count, const fg_count 
 	return 0;
 }
 
+/* *array (of *capacity elements of `size` bytes) made to hold `want`,
+ * fewer, keeping the first ones; as it was if realloc fails. */
+static void realloc_down(void **array, size_t *capacity, size_t want, size_t size)
+{
+	void *smaller = realloc(*array, want * size);
+	if (smaller != NULL) {
+		*array = smaller;
+		*capacity = want;
+	}
+}
+
 /*
  * The previous stack's arrays, once far larger than the stacks that came
  * after a huge one (a line of megabytes, a million frames), made to fit
@@ -766,37 +777,41 @@ static int count_line(fg_tree *t, fg_node_id at, fg_count count, const fg_count 
  * arrays stay as they were).
  */
 #define FIT_FROM ((size_t)1 << 20) /* bytes */
+static bool too_roomy(size_t capacity, size_t want, size_t size)
+{
+	return capacity * size >= FIT_FROM && want <= capacity / 4;
+}
+
 static void shrink_to(void **array, size_t *capacity, size_t want, size_t size)
 {
-	if (*capacity * size < FIT_FROM || want > *capacity / 4)
-		return;
-	void *smaller = realloc(*array, want * size);
-	if (smaller != NULL) {
-		*array = smaller;
-		*capacity = want;
-	}
+	if (too_roomy(*capacity, want, size))
+		realloc_down(array, capacity, want, size);
 }
 
 static void fit_previous(fg_tree *t, size_t length, size_t depth)
 {
-	size_t held = t->previous_capacity + t->path_capacity * sizeof(*t->path) +
-		      t->ends_capacity * sizeof(*t->frame_ends) + t->hash_capacity * sizeof(*t->path_hash) +
-		      t->name_scratch_capacity * sizeof(*t->path_name);
-	bool roomy = (t->previous_capacity >= FIT_FROM && length + 1 <= t->previous_capacity / 4) ||
-		     (held - t->previous_capacity >= FIT_FROM && depth + 1 <= t->path_capacity / 4);
+	size_t frames = depth + 1;
+	bool roomy = too_roomy(t->previous_capacity, length + 1, 1) ||
+		     too_roomy(t->path_capacity, frames, sizeof(*t->path)) ||
+		     too_roomy(t->ends_capacity, frames, sizeof(*t->frame_ends)) ||
+		     too_roomy(t->hash_capacity, frames, sizeof(*t->path_hash)) ||
+		     too_roomy(t->name_scratch_capacity, frames, sizeof(*t->path_name));
 	if (!roomy) {
 		t->since_huge = 0;
 		return;
 	}
+	size_t held = t->previous_capacity + t->path_capacity * sizeof(*t->path) +
+		      t->ends_capacity * sizeof(*t->frame_ends) + t->hash_capacity * sizeof(*t->path_hash) +
+		      t->name_scratch_capacity * sizeof(*t->path_name);
 	t->since_huge += length + 1;
 	if (t->since_huge < held)
 		return;
 	t->since_huge = 0;
 	shrink_to((void **)&t->previous, &t->previous_capacity, length + 1, 1);
-	shrink_to((void **)&t->path, &t->path_capacity, depth + 1, sizeof(*t->path));
-	shrink_to((void **)&t->frame_ends, &t->ends_capacity, depth + 1, sizeof(*t->frame_ends));
-	shrink_to((void **)&t->path_hash, &t->hash_capacity, depth + 1, sizeof(*t->path_hash));
-	shrink_to((void **)&t->path_name, &t->name_scratch_capacity, depth + 1, sizeof(*t->path_name));
+	shrink_to((void **)&t->path, &t->path_capacity, frames, sizeof(*t->path));
+	shrink_to((void **)&t->frame_ends, &t->ends_capacity, frames, sizeof(*t->frame_ends));
+	shrink_to((void **)&t->path_hash, &t->hash_capacity, frames, sizeof(*t->path_hash));
+	shrink_to((void **)&t->path_name, &t->name_scratch_capacity, frames, sizeof(*t->path_name));
 }
 
 int fg_tree_add(fg_tree *t, const char *stack, size_t length, fg_count count,
@@ -934,49 +949,28 @@ static int grow_counts(void **array, size_t *capacity, size_t want, size_t eleme
 /* Gives back the memory of from's nodes from `keep` on (already moved). */
 static void shrink(fg_tree *from, size_t keep)
 {
-	void *smaller;
-	if ((smaller = realloc(from->nodes, keep * sizeof(*from->nodes))) != NULL) {
-		from->nodes = smaller;
-		from->capacity = keep;
-	}
-	if ((smaller = realloc(from->links, keep * sizeof(*from->links))) != NULL) {
-		from->links = smaller;
-		from->links_capacity = keep;
-	}
-	if (from->whole != NULL && (smaller = realloc(from->whole, keep * sizeof(*from->whole))) != NULL) {
-		from->whole = smaller;
-		from->whole_capacity = keep;
-	}
-	if (from->narrow != NULL &&
-	    (smaller = realloc(from->narrow, keep * sizeof(*from->narrow))) != NULL) {
-		from->narrow = smaller;
-		from->narrow_capacity = keep;
-	}
+	realloc_down((void **)&from->nodes, &from->capacity, keep, sizeof(*from->nodes));
+	realloc_down((void **)&from->links, &from->links_capacity, keep, sizeof(*from->links));
+	if (from->whole != NULL)
+		realloc_down((void **)&from->whole, &from->whole_capacity, keep, sizeof(*from->whole));
+	if (from->narrow != NULL)
+		realloc_down((void **)&from->narrow, &from->narrow_capacity, keep, sizeof(*from->narrow));
 }
 
 /* Gives back the memory of from's name bytes from `keep` on (copied). */
 static void shrink_store(fg_tree *from, size_t keep)
 {
-	void *smaller = realloc(from->store, keep > 0 ? keep : 1);
-	if (smaller != NULL) {
-		from->store = smaller;
-		from->store_capacity = keep > 0 ? keep : 1;
-	}
+	realloc_down((void **)&from->store, &from->store_capacity, keep > 0 ? keep : 1, 1);
 	from->store_length = keep;
 }
 
 /* Gives back the memory of from's name entries from `keep` on. */
 static void shrink_entries(fg_tree *from, size_t keep)
 {
-	void *smaller;
-	if (from->names != NULL && (smaller = realloc(from->names, keep * sizeof(*from->names))) != NULL)
-		from->names = smaller;
-	else if (from->wide_names != NULL &&
-		 (smaller = realloc(from->wide_names, keep * sizeof(*from->wide_names))) != NULL)
-		from->wide_names = smaller;
-	else
-		return;
-	from->name_capacity = keep;
+	if (from->names != NULL)
+		realloc_down((void **)&from->names, &from->name_capacity, keep, sizeof(*from->names));
+	else if (from->wide_names != NULL)
+		realloc_down((void **)&from->wide_names, &from->name_capacity, keep, sizeof(*from->wide_names));
 }
 
 static inline size_t name_start(const fg_tree *t, size_t id)
