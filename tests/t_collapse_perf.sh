@@ -94,6 +94,13 @@ check_eq "a second event is reported once" \
 	"fg-collapse-perf: real-tracepoint.perf:18: skipping samples of event syscalls:sys_enter_write: only the first event, syscalls:sys_enter_read, is collapsed (see --event-filter)" \
 	"$(cat "$TMP/err")"
 
+# perf script --show-task-events: side-band records ("PERF_RECORD_COMM:")
+# are no event (the script's expression needs the line's last token to end
+# in ':'), so they neither become the event filter nor make samples skipped.
+printf 'prog 123 [000] 1.000: PERF_RECORD_COMM: prog:123/123\nprog 123 [000] 1.002: 1 cycles:\n\t1 a (/x)\n\nprog 123 [000] 1.003: PERF_RECORD_COMM: prog:123/124\nprog 124 [000] 1.004: 1 cycles:\n\t1 b (/x)\n\n' >"$TMP/comm.perf"
+"$PERF" "$TMP/comm.perf" >"$TMP/out" 2>"$TMP/err"
+check_eq "PERF_RECORD_COMM lines are no event" "prog;a 1|prog;b 1|" "$(tr '\n' '|' <"$TMP/out")$(cat "$TMP/err")"
+
 # ----------------------------------------------------------------- threads
 # Any -j gives the same bytes, on stdout and stderr. The input is big enough
 # to be cut into ranges (several MB), and has every shape: references,

@@ -116,7 +116,8 @@ static bool match_event(const char *line, size_t n, fg_perf_header *h)
  * are walked as perf prints them, "[CPU]", "TIME:", "PERIOD", "EVENT:",
  * and whatever follows the event is either a tracepoint's payload (ignored)
  * or, on samples without a call chain, the sample's one frame. Only tried
- * when match_event failed, so nothing the script reads changes.
+ * when match_event failed, so nothing the script reads changes; and never
+ * on perf's side-band records, which the script ignores.
  */
 static bool match_event_fields(const char *line, size_t n, size_t at, fg_perf_header *h)
 {
@@ -145,6 +146,12 @@ static bool match_event_fields(const char *line, size_t n, size_t at, fg_perf_he
 	while (token_end < n && !fg_is_space((unsigned char)line[token_end]))
 		token_end++;
 	if (token_end - at < 2 || line[token_end - 1] != ':')
+		return false;
+	/* perf's side-band records (--show-task-events: "PERF_RECORD_COMM:
+	 * comm:pid/tid") are no event: taken as one, the first would become the
+	 * event filter and every sample after it be skipped. */
+	static const char record[] = "PERF_RECORD_";
+	if (token_end - at >= sizeof(record) - 1 && memcmp(line + at, record, sizeof(record) - 1) == 0)
 		return false;
 	h->event = line + at;
 	h->event_length = token_end - 1 - at;
