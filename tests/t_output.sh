@@ -86,6 +86,19 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 		check_failure "$p: a full disk: the path and the reason" 2 \
 			'full: write failed: No space left on device' "$exe" -o "$TMP/full" "${args[@]}"
 	fi
+	# The file size limit (ulimit -f): an error like a full disk's, FILE
+	# kept, no temporary file left (the signal would kill the program).
+	printf 'yesterday\n' >"$TMP/kept"
+	# (Messages through a pipe: a file would be past the limit too.)
+	err=$(ulimit -f 0 && exec "$exe" -o "$TMP/kept" "${args[@]}" 2>&1 >/dev/null)
+	status=$?
+	if [ $status = 2 ] && [ "$(cat "$TMP/kept")" = yesterday ] && [[ $err == *'kept: write failed: File too large'* ]] &&
+		! ls -a "$TMP" | grep -q '^\.kept\.'; then
+		pass "$p: past ulimit -f: exit 2, FILE kept, no temporary file"
+	else
+		fail "$p: past ulimit -f: exit 2, FILE kept, no temporary file" "status $status" "$(ls -a "$TMP")" "$err"
+	fi
+	rm -f "$TMP"/.kept.*
 	# -o '': a clear message, exit 2.
 	check_failure "$p: -o '' says the file name is empty" 2 'empty file name' \
 		"$exe" -o '' "${args[@]}"

@@ -24,6 +24,10 @@ static void remove_temporaries_and_die(int sig)
 void cli_start(void)
 {
 	signal(SIGPIPE, SIG_DFL);
+	/* Past the file size limit (ulimit -f), a write fails (EFBIG) and is
+	 * reported like any other, the temporary file removed, instead of the
+	 * signal killing the program and leaving it behind. */
+	signal(SIGXFSZ, SIG_IGN);
 	static const int fatal[] = {SIGINT, SIGTERM, SIGHUP};
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
 		struct sigaction action;
