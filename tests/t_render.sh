@@ -32,7 +32,8 @@ done
 MODEL="python3 $FG_ROOT/tests/tools/flame_model.py"
 for spec in "basic:" "basic:--inverted" "basic:--reverse" "basic:--minwidth 50" \
 	"basic:--width 600 --height 20 --fontsize 10" "tricky:--minwidth 0" \
-	"own:" "own:--reverse" "own:--inverted --minwidth 30%"; do
+	"own:" "own:--reverse" "own:--inverted --minwidth 30%" "basic:--subtitle s" \
+	"basic:--inverted --subtitle s"; do
 	name=${spec%%:*} options=${spec#*:}
 	# shellcheck disable=SC2086
 	"$R" $options "$F/$name.folded" >"$TMP/m.svg" 2>/dev/null

@@ -678,7 +678,9 @@ static void put_frame(writer *w, const frame *f)
 
 	double x1 = XPAD + f->start * w->width_per_time;
 	double x2 = XPAD + (f->start + node_width(w, f->node)) * w->width_per_time;
-	double y1 = o->inverted ? w->ypad1 + f->depth * o->frame_height
+	/* (Inverted, the frames start below a subtitle: flamegraph.pl draws
+	 * them over it.) */
+	double y1 = o->inverted ? w->ypad1 + w->ypad3 + f->depth * o->frame_height
 				: w->image_height - w->ypad2 - (f->depth + 1.0) * o->frame_height + 1;
 	/* As the original: width is the difference of the rounded x values. */
 	double rx1 = llrint(x1 * 10.0) / 10.0, rx2 = llrint(x2 * 10.0) / 10.0;

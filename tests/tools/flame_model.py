@@ -2,7 +2,7 @@
 """flame_model: an independent model of flamegraph.pl's frame layout.
 
   flame_model.py [--inverted] [--reverse] [--width N] [--height N]
-                 [--fontsize N] [--minwidth N[%]] FILE.folded
+                 [--fontsize N] [--minwidth N[%]] [--subtitle TEXT] FILE.folded
 
 prints "y x width count name" per frame, sorted, in the format of
 svgcheck.py, computed the way flamegraph.pl computes it (not the way
@@ -11,7 +11,9 @@ sorts before its extensions), then walked in that order with a running
 sample clock; a frame opens at the clock when the stack first differs from
 the previous one and closes where it stops being shared. So a frame's own
 samples come before its children, at its left edge. Frames narrower than
-minwidth are dropped before the depth is measured.
+minwidth are dropped before the depth is measured. A subtitle adds a band
+of 2 x fontsize above the frames (flamegraph.pl forgets it when inverted,
+drawing the frames over the subtitle; fg-render, and this model, do not).
 
   flame_model.py --compare MODEL.txt SVGCHECK.txt
 
@@ -65,7 +67,7 @@ def layout(sums):
 
 
 def main(argv):
-    opts = {"width": 1200, "height": 16, "fontsize": 12, "minwidth": "0.1"}
+    opts = {"width": 1200, "height": 16, "fontsize": 12, "minwidth": "0.1", "subtitle": ""}
     inverted = reverse = False
     args = []
     i = 0
@@ -90,10 +92,12 @@ def main(argv):
     frames = [f for f in frames if (f[2] - f[1]) * per >= minwidth]
     depth_max = max(f[0] for f in frames)
     ypad1, ypad2 = 3 * fontsize, 2 * fontsize + 10
-    image_height = (depth_max + 1) * height + ypad1 + ypad2
+    ypad3 = 2 * fontsize if opts["subtitle"] else 0
+    image_height = (depth_max + 1) * height + ypad1 + ypad2 + ypad3
+    top = ypad1 + ypad3  # (the first frame row's y when inverted)
     out = []
     for depth, start, end, name in frames:
-        y = ypad1 + depth * height if inverted else image_height - ypad2 - (depth + 1) * height + 1
+        y = top + depth * height if inverted else image_height - ypad2 - (depth + 1) * height + 1
         shown = "all" if depth == 0 else ANNOTATION.sub("", name.decode("utf-8", "replace"))
         out.append((y, 10 + start * per, (end - start) * per, f"{round(end - start):,}", shown))
     for f in sorted(out):
