@@ -54,6 +54,16 @@ static int write_empty(const fg_graph_options *o, fg_output *out, const fg_warne
 	return fg_fail(err, FG_EEMPTY, "no valid input");
 }
 
+/* palette.map could not be written (e saying why): a warning, not an
+ * error, as the SVG it goes with is delivered (flamegraph.pl does not even
+ * check); the next run with --cp picks colours for the new names again. */
+static void map_not_written(const fg_warner *warner, const fg_error *e)
+{
+	char message[sizeof(e->message) + 64];
+	snprintf(message, sizeof(message), "%s; palette.map is not updated", e->message);
+	fg_warn(warner, NULL, 0, message);
+}
+
 /* fg_graph_write_svg; with `later` not NULL, palette.map is not written
  * but handed back (*later, NULL when there is none) for the caller to
  * write once the SVG is in place. */
@@ -101,7 +111,9 @@ static int write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_er
 		*later = palette_map;
 		palette_map = NULL;
 	} else if (rc == 0 && palette_map != NULL) {
-		rc = fg_palette_map_write(palette_map, o->palette_map_path, err);
+		fg_error map_err = {0};
+		if (fg_palette_map_write(palette_map, o->palette_map_path, &map_err) != 0)
+			map_not_written(warner, &map_err);
 	}
 done:
 	fg_name_table_free(palette_map);
@@ -147,14 +159,12 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 		return rc;
 	}
 	/* palette.map is written beside the SVG and put in place after it:
-	 * a run that fails (short of the last rename) changes neither. */
+	 * a run that fails (short of the last rename) changes neither. One
+	 * that cannot write it still delivers the SVG (map_not_written). */
 	fg_output *map_out = NULL;
-	if (rc == 0 && palette_map != NULL &&
-	    (map_out = fg_palette_map_prepare(palette_map, g->options.palette_map_path, err)) == NULL) {
-		fg_output_abort(out);
-		fg_name_table_free(palette_map);
-		return err->code;
-	}
+	fg_error map_err = {0};
+	if (rc == 0 && palette_map != NULL)
+		map_out = fg_palette_map_prepare(palette_map, g->options.palette_map_path, &map_err);
 	fg_name_table_free(palette_map);
 	fg_error commit_err = {0};
 	if (fg_output_commit(out, &commit_err) != 0) {
@@ -163,6 +173,8 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 		return commit_err.code;
 	}
 	if (map_out != NULL)
-		rc = fg_output_commit(map_out, err);
+		fg_output_commit(map_out, &map_err);
+	if (map_err.code != 0)
+		map_not_written(warner, &map_err);
 	return rc;
 }

@@ -104,6 +104,36 @@ static char *block_of(int kind, size_t count, size_t *length)
 
 /* Which frames choose a line's thread: enough that the prefixes spread
  * over the threads, and no more than adds to them. */
+/* fg_graph_write_svg with a consistent palette whose map cannot be
+ * written (a path in a directory that does not exist): the SVG is written
+ * and complete, rc 0, and a warning names the file. */
+static void test_palette_map_unwritable(void)
+{
+	fg_graph_options o;
+	fg_graph_options_init(&o);
+	o.consistent_palette = true;
+	o.palette_map_path = "/nonexistent-fg-dir/palette.map";
+	fg_graph *g = fg_graph_new(&o);
+	static const char text[] = "a;b 3\n";
+	fg_input *in = fg_input_open_memory("mem", text, sizeof(text) - 1);
+	fg_output *out = fg_output_open_memory();
+	fg_error err = {0};
+	fg_warner warner = {check_collect, NULL};
+	check_warnings()[0] = '\0';
+	int rc = fg_graph_read(g, in, &warner, &err);
+	if (rc == 0)
+		rc = fg_graph_write_svg(g, out, &warner, &err);
+	size_t length = 0;
+	const char *svg = fg_output_data(out, &length);
+	CHECK(rc == 0 && length > 7 && memcmp(svg + length - 7, "</svg>\n", 7) == 0,
+	      "graph: a palette.map that cannot be written: the SVG is still written (rc %d)", rc);
+	CHECK(strstr(check_warnings(), "palette.map is not updated") != NULL,
+	      "graph: ... and a warning says palette.map is not updated");
+	fg_output_abort(out);
+	fg_input_close(in);
+	fg_graph_free(g);
+}
+
 static void test_partition_frames(void)
 {
 	size_t length;
@@ -126,6 +156,7 @@ static void test_partition_frames(void)
 int main(void)
 {
 	test_options_check();
+	test_palette_map_unwritable();
 	test_partition_frames();
 	size_t order[LINES];
 	for (size_t i = 0; i < LINES; i++)
