@@ -195,10 +195,11 @@ static fg_palette base_palette(fg_palette palette, const char *name, size_t leng
 			return fg_contains(name, length, "/") ? FG_PALETTE_GREEN : FG_PALETTE_AQUA;
 		if (fg_contains(name, length, "::"))
 			return FG_PALETTE_YELLOW;
-		if (fg_contains(name, length, ".js")) {
-			/* /.*\.js/ needs at least... any prefix: a match anywhere. */
+		/* m:/.*\.js: a source path: ".js" after a '/' ("foo.json" is no
+		 * path). */
+		const char *slash = memchr(name, '/', length);
+		if (slash != NULL && fg_contains(slash, length - (size_t)(slash - name), ".js"))
 			return FG_PALETTE_GREEN;
-		}
 		if (fg_contains(name, length, ":"))
 			return FG_PALETTE_AQUA;
 		if (length == 1 && name[0] == ' ')

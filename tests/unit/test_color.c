@@ -87,6 +87,21 @@ static const char *model_pick(const char *palette, const char *name)
 			return "green";
 		return ends_with(name, "_[k]") ? "orange" : "red";
 	}
+	if (!strcmp(palette, "js")) {
+		/* flamegraph.pl: m:_\[j\]$:, /::/, m:/.*\.js:, m/:/, m/^ $/, m:_\[k\]: */
+		const char *slash = strchr(name, '/');
+		if (ends_with(name, "_[j]"))
+			return slash ? "green" : "aqua";
+		if (strstr(name, "::"))
+			return "yellow";
+		if (slash && strstr(slash, ".js"))
+			return "green";
+		if (strchr(name, ':'))
+			return "aqua";
+		if (!strcmp(name, " "))
+			return "green";
+		return strstr(name, "_[k]") ? "orange" : "red";
+	}
 	if (!strcmp(palette, "chain"))
 		return strstr(name, "_[w]") ? "aqua" : "blue";
 	if (!strcmp(palette, "wakeup"))
@@ -98,13 +113,15 @@ static const char *const names[] = {
 	"", "main", "java/lang/Thread.run", "Ljava/util/HashMap.get", "Foo::bar", "a:::b",
 	"vfs_read_[k]", "Compiled_[j]", "inl_[i]", "waker_[w]", "Perl_pp_entersub", "x.pl",
 	"module::sub", "é", "日本語", "org/apache/X", "sun/misc/Unsafe", "com/x", "libc.so.1`malloc",
+	"foo.json", "x.js/y", "foo.js:1", "/srv/app.js", "LazyCompile:~f /a/b.js:3", "b.js", " ",
+	"a/b_[j]", "ab_[j]", "do_sys_[k]x",
 };
 
 static void test_palettes(void)
 {
 	static const char *const palettes[] = {
 		"hot", "mem", "io", "red", "green", "blue", "yellow", "purple", "aqua", "orange",
-		"java", "perl", "chain", "wakeup",
+		"java", "perl", "js", "chain", "wakeup",
 	};
 	for (size_t p = 0; p < sizeof(palettes) / sizeof(*palettes); p++) {
 		fg_palette palette = fg_palette_by_name(palettes[p]);
