@@ -171,6 +171,11 @@ out=$($SVGCHECK "$TMP/hostile.svg" 2>&1)
 if [ $? = 0 ]; then pass "hostile names and options: well-formed, one script, no injected markup"
 else fail "hostile names and options: contract" "$out"; fi
 check "hostile names: the script name is text" sh -c "echo \"\$1\" | grep -q '</title><script>alert(1)</script>'" _ "$out"
+# An empty --title or --subtitle is none (flamegraph.pl: eq ""): the same
+# SVG as without them (the default title, no subtitle band).
+"$R" "$F/basic.folded" >"$TMP/plain.svg" 2>/dev/null
+"$R" --title '' --subtitle '' "$F/basic.folded" >"$TMP/empty-titles.svg" 2>/dev/null
+check_same "--title '' --subtitle '': as if left out" "$TMP/plain.svg" "$TMP/empty-titles.svg"
 "$R" --inverted --minwidth 0 "$TMP/hostile.folded" >"$TMP/hostile2.svg" 2>/dev/null
 check "hostile names inverted: contract" $SVGCHECK "$TMP/hostile2.svg"
 head -c 200000 /dev/urandom | tr '\n' ';' | fold -w 900 | sed 's/$/ 1/' | "$R" --minwidth 0 >"$TMP/random.svg" 2>/dev/null

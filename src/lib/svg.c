@@ -1024,7 +1024,10 @@ static int write_graph(writer *w, fg_error *err)
 	double fs = o->font_size;
 	w->ypad1 = fs * 3;
 	w->ypad2 = fs * 2 + 10;
-	w->ypad3 = o->subtitle != NULL ? fs * 2 : 0;
+	/* An empty --title or --subtitle is none, as in flamegraph.pl (a script
+	 * passing --title "$T" with T unset gets the usual graph). */
+	bool subtitle = o->subtitle != NULL && o->subtitle[0] != '\0';
+	w->ypad3 = subtitle ? fs * 2 : 0;
 	w->image_height = (w->depth_max + 1.0) * o->frame_height + w->ypad1 + w->ypad2 + w->ypad3;
 	w->factor_total = w->time_max * o->factor;
 	if ((rc = colors_and_uses(w, frames, count)) != 0 || (rc = by_color(frames, count)) != 0 ||
@@ -1062,10 +1065,10 @@ static int write_graph(writer *w, fg_error *err)
 	put(w, "\" offset=\"95%\"/></linearGradient></defs>\n"
 	       "<rect id=\"background\" width=\"100%\" height=\"100%\" fill=\"url(#bg)\"/>\n");
 	const char *title = o->title;
-	if (title == NULL)
+	if (title == NULL || title[0] == '\0')
 		title = o->flamechart ? "Flame Chart" : o->inverted ? "Icicle Graph" : "Flame Graph";
 	put_text_element(w, "title", (int)(W / 2), fs * 2, title, NULL);
-	if (o->subtitle != NULL)
+	if (subtitle)
 		put_text_element(w, "subtitle", (int)(W / 2), fs * 4, o->subtitle, NULL);
 	put_text_element(w, "details", XPAD, H - w->ypad2 / 2, " ", NULL);
 	put_text_element(w, "unzoom", XPAD, fs * 2, "Reset Zoom", " class=\"hide\"");
