@@ -176,6 +176,14 @@ check "hostile names: the script name is text" sh -c "echo \"\$1\" | grep -q '</
 "$R" "$F/basic.folded" >"$TMP/plain.svg" 2>/dev/null
 "$R" --title '' --subtitle '' "$F/basic.folded" >"$TMP/empty-titles.svg" 2>/dev/null
 check_same "--title '' --subtitle '': as if left out" "$TMP/plain.svg" "$TMP/empty-titles.svg"
+# --fonttype as CSS: every name kept valid (names that are no identifiers
+# quoted, empty ones dropped), sans-serif after a single font or for none.
+for spec in "|sans-serif" "Verdana|Verdana,sans-serif" '"|sans-serif' "Times New Roman, serif|Times New Roman,serif" \
+	"3D,,mono|\"3D\",mono" " , x ,|x,sans-serif" "inherit|\"inherit\",sans-serif" "Font 1.0|\"Font 1.0\",sans-serif"; do
+	font=${spec%%|*} want=${spec#*|}
+	got=$("$R" --fonttype "$font" "$F/basic.folded" 2>/dev/null | sed -n 's/^text{font-family:\([^;]*\);.*/\1/p')
+	check_eq "--fonttype '$font': font-family:$want" "$want" "$got"
+done
 "$R" --inverted --minwidth 0 "$TMP/hostile.folded" >"$TMP/hostile2.svg" 2>/dev/null
 check "hostile names inverted: contract" $SVGCHECK "$TMP/hostile2.svg"
 head -c 200000 /dev/urandom | tr '\n' ';' | fold -w 900 | sed 's/$/ 1/' | "$R" --minwidth 0 >"$TMP/random.svg" 2>/dev/null

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "entities.h"
 #include "strsort.h"
@@ -880,6 +881,71 @@ static void put_css_value(writer *w, const char *s)
 	}
 }
 
+/* Whether a font name must be quoted in CSS: unquoted, it is a sequence of
+ * identifiers ("Times New Roman"), none of them a CSS-wide keyword;
+ * anything else ("3D", "Font 1.0") would void the whole rule. */
+static bool needs_quotes(const char *name, size_t length)
+{
+	static const char *const keywords[] = {"inherit", "initial", "unset", "revert", "default"};
+	for (size_t i = 0; i < FG_ARRAY_LENGTH(keywords); i++)
+		if (strlen(keywords[i]) == length && strncasecmp(keywords[i], name, length) == 0)
+			return true;
+	bool word_start = true;
+	for (size_t i = 0; i < length; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (c == ' ') {
+			word_start = true;
+			continue;
+		}
+		bool letter = isalpha(c) || c == '_' || c >= 0x80;
+		if (word_start ? !letter : !(letter || isdigit(c) || c == '-'))
+			return true;
+		word_start = false;
+	}
+	return false;
+}
+
+/*
+ * --fonttype as a font-family value: its comma-separated names (only
+ * put_css_value's characters kept, spaces trimmed, empty names dropped),
+ * then sans-serif when it names one font only, for when that font is
+ * missing (Verdana on Linux), or names none ("" or "\"").
+ */
+static void put_font_families(writer *w, const char *font_type)
+{
+	w->clean.length = 0;
+	CHECKED(w, fg_text_clean(&w->clean, font_type, strlen(font_type)));
+	fg_buffer kept = {0, 0, 0};
+	for (size_t i = 0; i < w->clean.length; i++) {
+		unsigned char c = (unsigned char)w->clean.data[i];
+		if (isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' || c >= 0x80)
+			CHECKED(w, fg_buffer_append(&kept, w->clean.data + i, 1));
+	}
+	size_t names = 0;
+	for (size_t start = 0; start <= kept.length && kept.data != NULL;) {
+		const char *comma = memchr(kept.data + start, ',', kept.length - start);
+		size_t end = comma != NULL ? (size_t)(comma - kept.data) : kept.length, from = start;
+		start = end + 1;
+		while (from < end && kept.data[from] == ' ')
+			from++;
+		while (end > from && kept.data[end - 1] == ' ')
+			end--;
+		if (end == from)
+			continue;
+		if (names++ > 0)
+			put(w, ",");
+		bool quoted = needs_quotes(kept.data + from, end - from);
+		if (quoted)
+			put(w, "\"");
+		put_bytes(w, kept.data + from, end - from);
+		if (quoted)
+			put(w, "\"");
+	}
+	if (names < 2)
+		put(w, names ? ",sans-serif" : "sans-serif");
+	fg_buffer_free(&kept);
+}
+
 /* A number as the shortest text that reads back the same ("12", "0.59"). */
 static void put_number(writer *w, double v)
 {
@@ -959,9 +1025,7 @@ static void put_header(writer *w, double image_height, bool empty)
 	put(w, "<style>\n");
 	put_bytes(w, fg_viewer_css, fg_viewer_css_length);
 	put(w, "text{font-family:");
-	put_css_value(w, o->font_type);
-	if (strchr(o->font_type, ',') == NULL)
-		put(w, ",sans-serif"); /* when the named font is missing (Verdana on Linux) */
+	put_font_families(w, o->font_type);
 	put(w, ";font-size:");
 	put_number(w, fs);
 	put(w, "px}\n#title{font-size:");
