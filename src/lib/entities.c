@@ -4,8 +4,14 @@
  *
  * A name is worth an entity when writing it out at every use costs more
  * than declaring it once (<!ENTITY id "value">) plus a reference "&id;"
- * at every use. The most used names get the shortest ids.
+ * at every use. The most used names get the shortest ids. But no name
+ * longer than ENTITY_LONGEST: XML parsers built on expat (Python's, and
+ * Firefox's) refuse a document whose entities expand to more than 100
+ * times its own size (past 8 MiB), as an entity bomb; a frame takes some
+ * 50 bytes of its own besides its name's two references (title and
+ * label), so names this short keep it under 25 times.
  */
+#define ENTITY_LONGEST 1024
 #include <stdlib.h>
 
 #include "entities.h"
@@ -175,7 +181,8 @@ int fg_entities_choose(fg_entities *d, fg_buffer *dtd)
 		/* Written out: uses * value; as an entity: the declaration
 		 * <!ENTITY id "value">\n plus uses * &id; */
 		size_t declaration = 13 + id_length + value.length;
-		if (uses * value.length <= declaration + uses * (id_length + 2))
+		if (uses * value.length <= declaration + uses * (id_length + 2) ||
+		    value.length > ENTITY_LONGEST)
 			continue;
 		next++;
 		e->value = next; /* entity number + 1 */

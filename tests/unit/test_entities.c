@@ -41,6 +41,27 @@ int main(void)
 	fg_entities_free(d);
 	fg_buffer_free(&dtd);
 
+	/* Long names: up to 1024 bytes (escaped: '&' is 5) an entity, past it
+	 * none, however often used (expat's limit on entity expansion). */
+	d = fg_entities_new();
+	dtd = (fg_buffer){0, 0, 0};
+	static char names[4][1100];
+	const size_t lengths[4] = {1024, 1025, 1020, 1020};
+	for (int n = 0; n < 4; n++) {
+		memset(names[n], 'a' + n, lengths[n]);
+		names[n][lengths[n]] = '\0';
+	}
+	memset(names[3], '&', 2); /* 1020 bytes, 1028 escaped */
+	for (int i = 0; i < 1000; i++)
+		for (int n = 0; n < 4; n++)
+			fg_entities_use(d, names[n], lengths[n], NULL);
+	CHECK(fg_entities_choose(d, &dtd) == 0, "entities: choose long names");
+	CHECK(ref(d, names[0], text) && ref(d, names[2], text), "entities: names of 1024 bytes or fewer have one");
+	CHECK(!ref(d, names[1], text), "entities: a name of 1025 bytes has none");
+	CHECK(!ref(d, names[3], text), "entities: nor one of 1020 bytes, 1028 escaped");
+	fg_entities_free(d);
+	fg_buffer_free(&dtd);
+
 	/* Enough names to reach the ids XML predefines: lt, gt are skipped.
 	 * (Some names are used too little for an entity.) */
 	d = fg_entities_new();
