@@ -101,7 +101,8 @@ typedef struct fg_count {
 
 /* Parses "DIGITS" or "DIGITS.DIGITS*" (as flamegraph.pl accepts: "5", "5.",
  * "5.25"; not ".5", "-1", "1e3"). Returns 0, FG_EINVAL (not a count) or
- * FG_ERANGE (the integer part exceeds 2^64 - 1, or more than 18 decimals). */
+ * FG_ERANGE (the integer part exceeds 2^64 - 1, or a decimal past the 18th
+ * is not 0: trailing zeros may follow). */
 int fg_count_parse(const char *text, size_t length, fg_count *out);
 
 /* *sum += addend; returns 0, or FG_ERANGE (and leaves *sum unchanged). */

@@ -25,9 +25,9 @@ int fg_count_parse(const char *text, size_t length, fg_count *out)
 	uint64_t frac = 0, scale = FG_COUNT_FRAC_ONE;
 	if (p < end && *p == '.') {
 		for (p++; p < end && fg_is_digit(*p); p++) {
-			if (scale == 1)
+			if (scale == 1 && *p != '0')
 				range = 1; /* more decimals than we can keep exactly */
-			else
+			else if (scale > 1)
 				scale /= 10;
 			frac += (uint64_t)(*p - '0') * (range ? 0 : scale);
 		}

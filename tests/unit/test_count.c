@@ -34,6 +34,14 @@ static void test_counts(void)
 	CHECK(fg_count_parse("18446744073709551615", 20, &c) == 0 && c.whole == UINT64_MAX,
 	      "count: 2^64-1 fits");
 	CHECK(fg_count_parse("18446744073709551616", 20, &c) == FG_ERANGE, "count: 2^64 is out of range");
+	CHECK(fg_count_parse("1.0000000000000000000", 21, &c) == 0 && c.whole == 1 && c.frac == 0,
+	      "count: zeros past the 18th decimal are the same number");
+	CHECK(fg_count_parse("2.1234567890123456780000", 24, &c) == 0 && c.whole == 2 &&
+	      c.frac == 123456789012345678u, "count: 18 decimals, then zeros");
+	CHECK(fg_count_parse("1.0000000000000000001", 21, &c) == FG_ERANGE,
+	      "count: a 19th decimal that is not 0 cannot be kept exactly");
+	CHECK(fg_count_parse("1.00000000000000000000007", 25, &c) == FG_ERANGE,
+	      "count: nor a later one after zeros");
 
 	fg_count sum = {0, 0};
 	for (int i = 0; i < 100000; i++)
