@@ -33,6 +33,20 @@ for opt in --fontsize --fontwidth --minwidth --height --width --factor --diff-th
 	done
 done
 check_status "--minwidth 101% is refused" 1 "$R" --minwidth 101% "$TMP/in"
+# Numbers as Perl's Getopt::Long reads them (and --minwidth as
+# flamegraph.pl's ^[0-9.]+%?$ does, an exponent let through): what strtod
+# alone would also take, hex, spaces, a lone '%', is refused.
+for v in 0x10 ' 5' '5 ' % . 1.2.3 +5 5%% 1e 0x1p3; do
+	check_status "--minwidth '$v' is refused" 1 "$R" --minwidth "$v" "$TMP/in"
+done
+for v in 0x10 ' 12' '12 ' 0x1p3 1e + . infinity; do
+	check_status "--fontsize '$v' is refused" 1 "$R" --fontsize "$v" "$TMP/in"
+done
+for spec in "--minwidth 5" "--minwidth 5." "--minwidth .5" "--minwidth 30%" "--minwidth 1e1" \
+	"--fontsize +12" "--fontsize 1.2e1" "--fontsize .5E+1" "--factor 2"; do
+	# shellcheck disable=SC2086
+	check_status "$spec is accepted" 0 "$R" $spec "$TMP/in"
+done
 check_status "-j 100000 is refused" 1 "$R" -j 100000 "$TMP/in"
 "$R" --width 0 "$TMP/in" 2>"$TMP/err" >/dev/null
 check_eq "a range is said in plain digits" "fg-render: --width must be between 21 and 1000000" "$(head -n 1 "$TMP/err")"

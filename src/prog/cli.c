@@ -41,6 +41,31 @@ void cli_start(void)
 	}
 }
 
+bool cli_is_real(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	size_t digits = strspn(s, "0123456789");
+	s += digits;
+	if (*s == '.') {
+		size_t decimals = strspn(s + 1, "0123456789");
+		digits += decimals;
+		s += 1 + decimals;
+	}
+	if (digits == 0)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		size_t exponent = strspn(s, "0123456789");
+		if (exponent == 0)
+			return false;
+		s += exponent;
+	}
+	return *s == '\0';
+}
+
 void cli_error(const char *program, const char *format, ...)
 {
 	va_list args;
@@ -133,7 +158,7 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 	case CLI_DOUBLE: {
 		errno = 0;
 		double v = strtod(value, &end);
-		if (*value == '\0' || *end != '\0' || errno != 0 || !isfinite(v))
+		if (!cli_is_real(value) || *end != '\0' || errno != 0 || !isfinite(v))
 			usage_error(c, "invalid number '%s'", value);
 		*(double *)o->target = v;
 		break;

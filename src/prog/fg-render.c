@@ -70,15 +70,20 @@ static int valid_min_width(settings *s)
 	const char *text = s->min_width;
 	size_t length = strlen(text);
 	bool percent = length > 0 && text[length - 1] == '%';
-	char *end;
-	double v = strtod(text, &end);
-	if (length == 0 || text[0] == '-' || text[0] == '+' || end != text + length - percent ||
-	    v != v) {
+	/* A number without a sign (flamegraph.pl: ^[0-9.]+%?$; an exponent is
+	 * let through), then an optional '%': not "%", "0x10", " 5" or "1.2.3". */
+	char number[64];
+	size_t digits = length - percent;
+	if (digits < sizeof(number)) {
+		memcpy(number, text, digits);
+		number[digits] = '\0';
+	}
+	if (digits >= sizeof(number) || number[0] == '+' || number[0] == '-' || !cli_is_real(number)) {
 		cli_error("fg-render", "invalid --minwidth '%s': expected a number of pixels or NUM%%",
 			  text);
 		return -1;
 	}
-	s->graph.min_width = v;
+	s->graph.min_width = strtod(number, NULL);
 	s->graph.min_width_percent = percent;
 	return 0;
 }
