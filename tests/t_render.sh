@@ -147,6 +147,15 @@ check "tooltip counts round half to even (2.5 -> 2)" grep -q '>a (2&s;' "$TMP/ha
 check "tooltip counts round half to even (3.5 -> 4)" grep -q '>b (4&s;' "$TMP/half.svg"
 printf 'a;b 1000\n' | "$R" --factor 0.001 --countname ms >"$TMP/factor.svg" 2>/dev/null
 check "--factor scales displayed counts only" sh -c "grep -q '<title>all (1&s;100%)' '$TMP/factor.svg' && grep -q 'ENTITY s \" ms, \"' '$TMP/factor.svg'"
+# Near 2^64: the displayed count is exact to 2^64 itself (2^64 - 1 and .9
+# rounds up), and with --factor it is the double's digits, as Perl prints
+# them: not cut at 2^64 - 1 (and so not 92.23% of a total it equals).
+printf 'a 18446744073709551615.9\n' | "$R" >"$TMP/top.svg" 2>/dev/null
+check "a count of 2^64 - 0.1 shows 18,446,744,073,709,551,616" \
+	grep -q '>a (18,446,744,073,709,551,616&s;100.00%)' "$TMP/top.svg"
+printf 'a;b 10000000000000000\na;c 10000000000000000\n' | "$R" --factor 1000 >"$TMP/top.svg" 2>/dev/null
+check "--factor past 2^64: 20,000,000,000,000,000,000, 100%" \
+	grep -q '>a (20,000,000,000,000,000,000&s;100.00%)' "$TMP/top.svg"
 printf 'a;b 50\n' | "$R" --total 200 >"$TMP/total.svg" 2>/dev/null
 check "--total scales the root" sh -c "grep -q '<title>all (200&s;100%)' '$TMP/total.svg' && grep -q '(50&s;25.00%)' '$TMP/total.svg'"
 

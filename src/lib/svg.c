@@ -114,11 +114,38 @@ static size_t format_tenths(char *p, double v)
 	return (size_t)(p - start);
 }
 
-/* An integer with thousands separators: 1234567 -> "1,234,567". */
-static size_t format_thousands(char *p, uint64_t v)
+/*
+ * The displayed count: width * factor rounded half to even, as Perl's
+ * sprintf("%.0f"), with thousands separators ("1,234,567") into p (room
+ * for DISPLAYED bytes); returns its length, and *value the count (for the
+ * percentage). Exact for plain counts (no --factor), up to 2^64 itself
+ * (2^64 - 1 and a half rounds up); with --factor, the decimal digits of
+ * the double, as Perl prints it (2e19 whole, not cut at 2^64 - 1).
+ */
+#define DISPLAYED 48
+static size_t format_displayed(char *p, fg_count c, double factor, double *value)
 {
-	char digits[24];
-	size_t n = fg_format_decimal(digits, v);
+	char digits[DISPLAYED];
+	size_t n;
+	if (factor == 1.0) {
+		const uint64_t half = FG_COUNT_FRAC_ONE / 2;
+		uint64_t whole = c.whole;
+		bool up = c.frac > half || (c.frac == half && (whole & 1));
+		if (up && whole == UINT64_MAX) {
+			*value = 18446744073709551616.0;
+			memcpy(digits, "18446744073709551616", 21);
+			n = 20;
+		} else {
+			*value = (double)(whole + up);
+			n = fg_format_decimal(digits, whole + up);
+		}
+	} else {
+		/* (At most 2^64 * 1e9, --factor's top: 29 digits.) */
+		double v = nearbyint(fg_count_to_double(c) * factor);
+		*value = v;
+		int printed = snprintf(digits, sizeof(digits), "%.0f", v > 0 ? v : 0.0);
+		n = printed > 0 && (size_t)printed < sizeof(digits) ? (size_t)printed : 0;
+	}
 	char *start = p;
 	for (size_t i = 0; i < n; i++) {
 		*p++ = digits[i];
@@ -127,23 +154,6 @@ static size_t format_thousands(char *p, uint64_t v)
 	}
 	*p = '\0';
 	return (size_t)(p - start);
-}
-
-/*
- * The displayed count: width * factor rounded half to even, as Perl's
- * sprintf("%.0f"). Exact for plain counts (no --factor).
- */
-static uint64_t displayed_count(fg_count c, double factor)
-{
-	if (factor == 1.0) {
-		const uint64_t half = FG_COUNT_FRAC_ONE / 2;
-		uint64_t n = c.whole;
-		if (c.frac > half || (c.frac == half && (n & 1)))
-			n++;
-		return n;
-	}
-	double v = nearbyint(fg_count_to_double(c) * factor);
-	return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
 }
 
 /* Appends that fail (out of memory) make the writer fail at the next
@@ -601,14 +611,15 @@ static void put_percent(writer *w, double value)
 static void put_diff_info(writer *w, fg_node_id id)
 {
 	const fg_graph_options *o = w->o;
-	char number[48];
+	char number[DISPLAYED];
+	double value;
 	if (w->widths != NULL) {
 		fg_count before = fg_tree_total_before(w->tree, id);
 		fg_count after = fg_tree_total(w->tree, id);
 		put(w, "; before ");
-		put_bytes(w, number, format_thousands(number, displayed_count(before, o->factor)));
+		put_bytes(w, number, format_displayed(number, before, o->factor, &value));
 		put(w, ", after ");
-		put_bytes(w, number, format_thousands(number, displayed_count(after, o->factor)));
+		put_bytes(w, number, format_displayed(number, after, o->factor, &value));
 		if (fg_count_is_zero(after))
 			put(w, ", only before");
 		else if (fg_count_is_zero(before))
@@ -649,14 +660,14 @@ static void put_frame(writer *w, const frame *f)
 	size_t shown = f->node == 0 ? 0 : fg_name_without_annotation(name, length);
 	fg_count width = f->node == 0 ? fg_count_of(0)
 			 : w->widths != NULL ? w->widths[f->node] : fg_tree_total(w->tree, f->node);
-	char number[48];
+	char number[DISPLAYED];
+	double n;
 	if (title_override != NULL) {
 		put(w, title_override);
 	} else if (f->node == 0) {
 		/* The root spans time_max (so --total shows the override). */
-		uint64_t n = displayed_count(w->d->root_count, o->factor);
 		put(w, "all (");
-		put_bytes(w, number, format_thousands(number, n));
+		put_bytes(w, number, format_displayed(number, w->d->root_count, o->factor, &n));
 		put(w, "&s;100%");
 		/* --diff-union: the root says before and after as every frame
 		 * does; a plain differential root stays flamegraph.pl's. */
@@ -664,13 +675,12 @@ static void put_frame(writer *w, const frame *f)
 			put_diff_info(w, 0);
 		put(w, ")");
 	} else {
-		uint64_t n = displayed_count(width, o->factor);
 		if (!put_entity(w, f))
 			put_text(w, name, shown);
 		put(w, " (");
-		put_bytes(w, number, format_thousands(number, n));
+		put_bytes(w, number, format_displayed(number, width, o->factor, &n));
 		put(w, "&s;");
-		put_percent(w, 100.0 * (double)n / w->factor_total);
+		put_percent(w, 100.0 * n / w->factor_total);
 		put(w, "%");
 		put_diff_info(w, f->node);
 		put(w, ")");
