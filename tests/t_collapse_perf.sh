@@ -101,6 +101,12 @@ printf 'prog 123 [000] 1.000: PERF_RECORD_COMM: prog:123/123\nprog 123 [000] 1.0
 "$PERF" "$TMP/comm.perf" >"$TMP/out" 2>"$TMP/err"
 check_eq "PERF_RECORD_COMM lines are no event" "prog;a 1|prog;b 1|" "$(tr '\n' '|' <"$TMP/out")$(cat "$TMP/err")"
 
+# A module replaced after it was loaded: "(/usr/lib/libx.so.1 (deleted))"
+# is that module (the original keeps "foo+0x1 " and loses the module).
+printf 'p 5 1.0: 1 cycles:\n\t7f01 foo+0x1 (/usr/lib/libx.so.1 (deleted))\n\t7f02 [unknown] (/usr/lib/liby.so (deleted))\n\t7f03 bar (deleted))\n\n' >"$TMP/deleted.perf"
+check_eq "modules marked (deleted)" "p;bar;[liby.so];foo 1" "$("$PERF" "$TMP/deleted.perf" 2>&1)"
+check_eq "modules marked (deleted), --addrs" "p;bar;[liby.so <7f02>];foo 1" "$("$PERF" --addrs "$TMP/deleted.perf" 2>&1)"
+
 # ----------------------------------------------------------------- threads
 # Any -j gives the same bytes, on stdout and stderr. The input is big enough
 # to be cut into ranges (several MB), and has every shape: references,

@@ -13,6 +13,35 @@
 #include "perf.h"
 
 /*
+ * A module whose file was replaced after it was loaded (a package upgrade)
+ * is printed "(/usr/lib/libx.so.1 (deleted))": the expression below takes
+ * "deleted)" for the module and "foo+0x1 (/usr/lib/libx.so.1" for the
+ * symbol, which then keeps its offset and loses its name's end (the
+ * original's output). The frame is made what it would be had the file not
+ * been replaced: symbol "foo+0x1", module "/usr/lib/libx.so.1".
+ */
+static void deleted_module(fg_perf_frame *f)
+{
+	static const char mark[] = "deleted)";
+	if (f->module_length != sizeof(mark) - 1 || memcmp(f->module, mark, sizeof(mark) - 1) != 0)
+		return;
+	/* The module's " (" is the symbol's last one (not its first byte). */
+	for (size_t length = f->symbol_length; length > 0;) {
+		const char *open = memrchr(f->symbol, '(', length);
+		if (open == NULL)
+			return;
+		size_t at = (size_t)(open - f->symbol);
+		if (at >= 2 && f->symbol[at - 1] == ' ') {
+			f->module = open + 1;
+			f->module_length = f->symbol_length - at - 1;
+			f->symbol_length = at - 1;
+			return;
+		}
+		length = at;
+	}
+}
+
+/*
  * The frame expression /^\s*(\w+)\s*(.+) \((.*)\)/, from offset `start`
  * (the first non-space byte). (.*) is greedy and followed by \), so the
  * module ends at the last ')' of the line; (.+) is greedy and followed by
@@ -60,6 +89,7 @@ bool fg_perf_match_frame(const char *line, size_t n, size_t start, fg_perf_frame
 	f->symbol_length = q - symbol_start;
 	f->module = line + q + 2;
 	f->module_length = r - (q + 2);
+	deleted_module(f);
 	return true;
 }
 
