@@ -306,19 +306,17 @@ bool fg_background_is_valid(const char *name)
 
 /*
  * The chain palette (waker stacks joined by "--"): every frame after the
- * first ";--;" gets a "_[w]" annotation. Like the original, a stack with no
- * ";--;" gains one at its end (an extra grey "--" frame on top). Not
- * called for an empty stack, which stays the root's own samples.
+ * first ";--;" gets a "_[w]" annotation. A stack with no ";--;" stays as
+ * it is: the original gives it one at its end, an extra grey "--" frame on
+ * top of every such stack (ORIGINAL.md calls it a bug). Not called for an
+ * empty stack, which stays the root's own samples.
  */
 static int chain_stack(fg_buffer *out, const char *stack, size_t length)
 {
 	out->length = 0;
 	const char *mark = memmem(stack, length, ";--;", 4);
-	if (mark == NULL) {
-		if (fg_buffer_append(out, stack, length) != 0 || fg_buffer_append(out, ";--", 3) != 0)
-			return FG_ENOMEM;
-		return 0;
-	}
+	if (mark == NULL)
+		return fg_buffer_append(out, stack, length) != 0 ? FG_ENOMEM : 0;
 	size_t head = (size_t)(mark - stack);
 	if (fg_buffer_append(out, stack, head) != 0)
 		return FG_ENOMEM;

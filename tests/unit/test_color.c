@@ -269,7 +269,8 @@ static void test_chain(void)
 	stack = "a;b";
 	length = 3;
 	fg_palette_stack("chain", &scratch, &stack, &length);
-	CHECK(length == 6 && memcmp(stack, "a;b;--", 6) == 0, "chain: no \";--;\" gains one on top");
+	CHECK(length == 3 && memcmp(stack, "a;b", 3) == 0,
+	      "chain: a stack with no \";--;\" stays as it is (no grey \"--\" on top, as the original's)");
 	stack = "a;b";
 	length = 3;
 	CHECK(fg_palette_stack("hot", &scratch, &stack, &length) == 0 && length == 3 &&
