@@ -63,3 +63,14 @@ attrs 'work\thref=../docs/work.html#top'
 check "--nameattr relative links stay" grep -q '<a xlink:href="../docs/work.html#top"' "$TMP/svg"
 attrs 'work\thref=//cdn.example/x'
 check "--nameattr scheme-relative links stay" grep -q '<a xlink:href="//cdn.example/x"' "$TMP/svg"
+
+# A --nameattr file that cannot be read: said with the option's name, and
+# before the inputs are read (here a FIFO no one writes to, which would
+# block the run: it must not even be opened).
+rm -f "$TMP/never"
+mkfifo "$TMP/never"
+check_failure "--nameattr missing: named, exit 2" 2 "^fg-render: --nameattr $TMP/missing: No such file" \
+	timeout 10 "$BIN/fg-render" --nameattr "$TMP/missing" "$TMP/never"
+mkdir -p "$TMP/attrdir"
+check_failure "--nameattr a directory: named, exit 2" 2 "^fg-render: --nameattr $TMP/attrdir: Is a directory" \
+	timeout 10 "$BIN/fg-render" --nameattr "$TMP/attrdir" "$TMP/never"

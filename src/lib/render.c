@@ -7,6 +7,7 @@
  * once the SVG is committed), so the writer
  * (svg.c) touches no file but its output; colours come from color.c.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -54,6 +55,35 @@ static int write_empty(const fg_graph_options *o, fg_output *out, const fg_warne
 	return fg_fail(err, FG_EEMPTY, "no valid input");
 }
 
+/* The --nameattr file could not be read: err says so, naming the option
+ * (its message names only the file, as for an input). */
+static void name_attr_failed(fg_error *err)
+{
+	char message[sizeof(err->message) + 16];
+	snprintf(message, sizeof(message), "--nameattr %s", err->message);
+	size_t length = strlen(message);
+	if (length >= sizeof(err->message))
+		length = sizeof(err->message) - 1;
+	memcpy(err->message, message, length);
+	err->message[length] = '\0';
+}
+
+/* Whether the --nameattr file can be read, found out before the inputs
+ * are (a mistyped name would otherwise end the run only once they all
+ * are): FG_EIO if not, err naming it. */
+static int name_attr_readable(const char *path, fg_error *err)
+{
+	FILE *f = fopen(path, "r");
+	int failed = f == NULL || (getc(f) == EOF && ferror(f));
+	if (failed) {
+		fg_fail(err, FG_EIO, "%s: %s", path, strerror(errno));
+		name_attr_failed(err);
+	}
+	if (f != NULL)
+		fclose(f);
+	return failed ? FG_EIO : 0;
+}
+
 /* palette.map could not be written (e saying why): a warning, not an
  * error, as the SVG it goes with is delivered (flamegraph.pl does not even
  * check); the next run with --cp picks colours for the new names again. */
@@ -98,8 +128,10 @@ static int write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_er
 			rc = fg_fail(err, FG_ENOMEM, "out of memory");
 			goto done;
 		}
-		if ((rc = fg_name_attributes_read(attributes, o->name_attr_path, warner, err)) != 0)
+		if ((rc = fg_name_attributes_read(attributes, o->name_attr_path, warner, err)) != 0) {
+			name_attr_failed(err);
 			goto done;
+		}
 	}
 	/* --random: a seed that differs between runs and between graphs. */
 	uint64_t seed = (uint64_t)time(NULL) << 16 ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)g;
@@ -138,6 +170,8 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 		paths = standard_input;
 		count = 1;
 	}
+	if (g->options.name_attr_path != NULL && name_attr_readable(g->options.name_attr_path, err) != 0)
+		return err->code;
 	for (size_t i = 0; i < count; i++) {
 		fg_input *in = fg_input_open(paths[i], err);
 		int rc = in != NULL ? fg_graph_read(g, in, warner, err) : err->code;
