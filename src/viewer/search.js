@@ -16,18 +16,22 @@ var clearEl = null;
 
 /*
  * A pattern that can backtrack for hours ("(.|.)*!", ".*.*!",
- * ".{0,900}.{0,900}!"): a quantified group, a back-reference, more than
- * one repeat (*, +, {m,n}), or a very long pattern. One repeat costs at
- * most the square of a name's length.
+ * ".{0,900}.{0,900}!", ".?" twenty times then ".{20}!"): a quantified
+ * group, a back-reference, more than one repeat (*, +, {m,n}), more than
+ * three optional items (?) and repeats together, or a very long pattern.
+ * One repeat costs at most the square of a name's length, each optional
+ * item doubles it. (Quantifier characters inside a class, "[?*]", are
+ * none; "*?" and "(?:" add none.)
  * JavaScript cannot interrupt a regular expression, so every pattern (a
  * search typed in the prompt or given by a link's ?s=, a hide= term) is
  * matched as plain text when it looks like one.
  */
 function mayBacktrack(term) {
-	var plain = term.replace(/\\[^0-9k]/g, 'x');
+	var plain = term.replace(/\\[^0-9k]/g, 'x').replace(/\[[^\]]*\]/g, 'x');
 	var repeats = (plain.match(/[*+]|\{[0-9]*,?[0-9]*\}/g) || []).length;
+	var optionals = (plain.match(/(^|[^(*+?}])\?/g) || []).length;
 	return term.length > 200 || /\)[*+{?]/.test(plain) || /\\([1-9]|k<)/.test(term) ||
-		repeats > 1;
+		repeats > 1 || repeats + optionals > 3;
 }
 
 /* The regular expression of a term, or its literal text when the term is

@@ -402,7 +402,7 @@ if (pw.skip) {
 			let folded = '';
 			for (let i = 0; i < 200; i++) folded += `main;process_request_number_${i}_of_the_queue 1\n`;
 			const g = render('redos', folded);
-			for (const term of ['(.|.)*!', '(a+)+$', '.*.*.*.*.*!']) {
+			for (const term of ['(.|.)*!', '(a+)+$', '.*.*.*.*.*!', '.?'.repeat(20) + '.{20}QQQ']) {
 				await withPage(`${g.url}?s=${encodeURIComponent(term)}`, async (page) => {
 					const start = Date.now();
 					const alive = await Promise.race([
@@ -413,9 +413,13 @@ if (pw.skip) {
 					assert.ok(Date.now() - start < 1000, `within a second (${Date.now() - start} ms)`);
 				});
 			}
-			// A safe regex in the link still searches as a regex.
+			// A safe regex in the link still searches as a regex, a few
+			// optional items too.
 			await withPage(`${g.url}?s=${encodeURIComponent('number_1[0-9]_of')}`, async (page) => {
 				assert.match(await page.textContent('#matched'), /^Matched: 5\.0% for/);
+			});
+			await withPage(`${g.url}?s=${encodeURIComponent('number_1?5_of')}`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 1\.0% for/);
 			});
 		});
 
@@ -425,7 +429,8 @@ if (pw.skip) {
 			for (let i = 0; i < 20; i++) folded += `main;std::vector<${'x'.repeat(800)}${i}>::push_back 1\n`;
 			const g = render('redos-long', folded);
 			for (const q of ['s=.*.*!', 's=x.*x.*!', 's=.{0,900}.{0,900}.{0,900}!',
-				'hide=.{0,900}.{0,900}.{0,900}!', 'hide=%01&table=1', 's=%01&table=1', 's=%EF%BF%BF&table=1']) {
+				'hide=.{0,900}.{0,900}.{0,900}!', `hide=${encodeURIComponent('.?'.repeat(20) + '.{20}QQQ')}`,
+				`s=${encodeURIComponent('.?'.repeat(20) + '.{20}QQQ')}`, 'hide=%01&table=1', 's=%01&table=1', 's=%EF%BF%BF&table=1']) {
 				await withPage(`${g.url}?${q}`, async (page) => {
 					const start = Date.now();
 					const alive = await Promise.race([
