@@ -190,10 +190,12 @@ function frameMarkup(parts, L, i, d) {
 	var name = isRoot ? 'all' : d.names[id];
 	var n = isRoot ? d.span : t.total[node];
 	if (!isRoot && nameFill[id] === undefined) {
-		nameFill[id] = fillOf(name);
+		/* (Escaped: the writer's fill, read back decoded, is text a
+		 * palette.map supplies, and goes into markup here.) */
+		nameFill[id] = escapeXml(fillOf(name));
 		nameMarkup[id] = escapeXml(name);
 	}
-	var fill = isRoot ? fillOf(name) : searchRe && searchRe.test(name) ? SEARCH_FILL : nameFill[id];
+	var fill = isRoot ? escapeXml(fillOf(name)) : searchRe && searchRe.test(name) ? SEARCH_FILL : nameFill[id];
 	var shown = Math.round(n * d.factor);
 	var x = Math.round(L.x[i] * 10) / 10;
 	var w = Math.round((L.x[i] + L.w[i]) * 10) / 10 - x;

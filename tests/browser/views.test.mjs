@@ -4,11 +4,12 @@
 // a small reference model of the folded input below, never from the
 // viewer's code. Run: node --test tests/browser/
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { bigFolded, cleanup, launch, loadPlaywright, parseFolded, render, renderer } from './helpers.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bigFolded, cleanup, launch, loadPlaywright, parseFolded, render, renderer, workDir } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outDir = join(here, 'out');
@@ -433,6 +434,41 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 				assert.ok(drawn <= TOTAL);
 				const note = await page.textContent('#fg-table');
 				assert.match(note, /in "other"/);
+			});
+		});
+
+		test('a colour from palette.map is text in a drawn view, never markup (no script through --cp)', async () => {
+			if (renderer().kind !== 'fg-render') return;
+			// The writer escapes the fill; the view, redrawing from it, must too.
+			const dir = join(workDir, 'cp-poison');
+			mkdirSync(dir, { recursive: true });
+			writeFileSync(join(dir, 'in.folded'), 'main;foo;bar 5\nmain;baz 3\n');
+			writeFileSync(join(dir, 'palette.map'),
+				'foo->red" onmouseover="window.fgPwned=1" data-x="\nbaz->rgb(1,2,3)<b>&amp\nmain->rgb(1,2,3)\n');
+			const res = spawnSync(renderer().path, ['--cp', '-o', 'cp.svg', 'in.folded'], { cwd: dir, encoding: 'utf8' });
+			assert.equal(res.status, 0, res.stderr);
+			await withPage(pathToFileURL(join(dir, 'cp.svg')).href, async (page) => {
+				const errors = [];
+				page.on('pageerror', (e) => errors.push(e.message));
+				await page.keyboard.press('r');
+				const frames = await readView(page);
+				assert.ok(frames.some((x) => x.name === 'foo') && frames.some((x) => x.name === 'baz'), 'the view is drawn');
+				const found = await page.evaluate(() => {
+					const out = {};
+					for (const g of document.querySelectorAll('#fg-view > g')) {
+						const r = g.querySelector('rect');
+						r.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+						out[g.querySelector('title').textContent.split(' (')[0]] = {
+							fill: r.getAttribute('fill'), handler: r.hasAttribute('onmouseover'),
+						};
+					}
+					return { out, pwned: window.fgPwned === 1 };
+				});
+				assert.equal(found.pwned, false, 'no handler ran');
+				assert.equal(found.out.foo.handler, false, 'no onmouseover attribute');
+				assert.equal(found.out.foo.fill, 'red" onmouseover="window.fgPwned=1" data-x="', 'the fill is the text');
+				assert.equal(found.out.baz.fill, 'rgb(1,2,3)<b>&amp', 'markup characters stay text');
+				assert.deepEqual(errors, []);
 			});
 		});
 	});
