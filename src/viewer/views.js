@@ -629,19 +629,39 @@ function viewBack() {
 	return false;
 }
 
-/* The node of base tree `base` that the writer's frame f draws (its path
- * of names from the root), or -1. */
+/* The node of base tree `base` that the writer's frame f draws (down its
+ * path from the root, drawnChild by drawnChild), or -1. */
 function frameNode(d, base, f) {
 	var path = [];
 	for (var a = f; a >= 0 && parent[a] >= 0; a = parent[a]) {
-		path.push(names[a]);
+		path.push(a);
 	}
 	var node = 0;
 	for (var q = path.length - 1; q >= 0 && node >= 0; q--) {
-		var nm = d.nameIndex.get(path[q]);
-		node = nm === undefined ? -1 : findChild(base, node, nm);
+		var nm = d.nameIndex.get(names[path[q]]);
+		node = nm === undefined ? -1 : drawnChild(base, node, path[q], d.minwidth, nm);
 	}
 	return node;
+}
+
+/* The child of node (in a tree of the view data's nodes: base with no hide
+ * or recursion) that the writer's frame a draws, nm its name: the one at
+ * a's place among the children wide enough to be drawn, as the writer
+ * orders them, when it has a's name. Names alone would not do: "foo" and
+ * "foo_[k]" are shown alike, and the first of the two would stand for
+ * both. Else (the budget left a drawn child out) the first of that name. */
+function drawnChild(base, node, a, minwidth, nm) {
+	var at = childrenOf(parent[a]).indexOf(a);
+	var kids = base.kids[node];
+	for (var k = 0, seen = 0; k < kids.length && at >= 0; k++) {
+		if (base.total[kids[k]] >= minwidth && seen++ === at) {
+			if (base.name[kids[k]] === nm) {
+				return kids[k];
+			}
+			break;
+		}
+	}
+	return findChild(base, node, nm);
 }
 
 /* The own samples of the writer's frame f: exact from the view data once it

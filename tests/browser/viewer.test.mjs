@@ -443,6 +443,51 @@ if (pw.skip) {
 			}
 		});
 
+		test('frames shown alike ("foo", "foo_[k]") each get their own self count and zoom', async () => {
+			if (renderer().kind !== 'fg-render') return;
+			const g = render('annotated', 'main;foo_[k];bar 4\nmain;foo;bar 3\nmain;foo_[k] 2\nmain;baz;foo_[j] 5\n');
+			// The frame whose title starts with `title` (name and count).
+			const at = (page, title) => page.evaluate((t) => {
+				for (const rect of document.querySelectorAll('#frames rect')) {
+					if (rect.parentNode.querySelector('title').textContent.startsWith(t)) {
+						const b = rect.getBoundingClientRect();
+						return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+					}
+				}
+				return null;
+			}, title);
+			await withPage(g.url, async (page) => {
+				await page.mouse.move(1, 1); // (the view data is read at the first event)
+				await page.waitForTimeout(100);
+				for (const [title, self] of [['foo (6 ', 2], ['foo (3 ', 0], ['bar (4 ', 4], ['bar (3 ', 3], ['foo (5 ', 5]]) {
+					const c = await at(page, title);
+					assert.ok(c, title);
+					await page.mouse.move(c.x, c.y);
+					const text = await details(page);
+					assert.ok(text.startsWith(`Function: ${title}`), text);
+					assert.ok(text.includes(`| self: ${self} samples`), `${title}: ${text}`);
+				}
+			});
+			// A zoom on foo_[k] (no children) must not reveal the other foo's
+			// children, too narrow to be drawn.
+			let folded = 'main;other 100000\nmain;foo 20000\nmain;foo_[k] 30000\n';
+			for (let i = 1; i <= 40; i++) folded += `main;foo;tiny${i} 6\n`;
+			const z = render('annotated-zoom', folded);
+			await withPage(z.url, async (page) => {
+				await page.mouse.move(1, 1);
+				await page.waitForTimeout(100);
+				const c = await at(page, 'foo (30,000 ');
+				await page.mouse.click(c.x, c.y);
+				const drawn = await page.evaluate(() => [...document.querySelectorAll('#fg-view title')].map((t) => t.textContent));
+				assert.ok(!drawn.some((t) => t.startsWith('tiny')), `no tiny frame: ${drawn.slice(0, 5)}`);
+				await page.keyboard.press('Escape');
+				const other = await at(page, 'foo (20,240 ');
+				await page.mouse.click(other.x, other.y);
+				const revealed = await page.evaluate(() => [...document.querySelectorAll('#fg-view title')].map((t) => t.textContent));
+				assert.ok(revealed.some((t) => t.startsWith('tiny1 (6 ')), 'the other foo reveals its children');
+			});
+		});
+
 		test('issue 13 item 7: a --countname with " (" does not break names or search', async () => {
 			const g = renderer().kind === 'fg-render' ? render('countname', 'main;work 30\nmain;idle (x) 10\n',
 				{ extra: ['--countname', 'samples (of 10 ms)'] }) : null;
