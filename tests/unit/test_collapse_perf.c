@@ -114,7 +114,10 @@ static void test_tidy(void)
 	CHECK_FRAME(&o, "app", "1 ->a (/bin/app)", "app;;a_[i] 1");
 	/* how the frame expression splits odd lines */
 	CHECK_FRAME(&o, "app", "ffff4 ([kernel.kallsyms])", "app;4 1");
-	CHECK_FRAME(&o, "app", "1 foo (/tmp/x (deleted))", "app;foo  1");
+	CHECK_FRAME(&o, "app", "1 foo (/tmp/x (y))", "app;foo  1");
+	/* (a module replaced since it was loaded: as if it had not been) */
+	CHECK_FRAME(&o, "app", "1 foo+0x1a (/tmp/x (deleted))", "app;foo 1");
+	CHECK_FRAME(&o, "app", "1 [unknown] (/tmp/libx.so (deleted))", "app;[libx.so] 1");
 	CHECK_FRAME(&o, "app", "1 JS:*fib /app.js:1:13+0x97 (/tmp/perf-9.map)", "app;JS:*fib /app.js:1:13 1");
 	CHECK_FRAME(&o, "app", "1 foo (/bin/app) trailing", "app;foo 1");
 }

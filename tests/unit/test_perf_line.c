@@ -30,14 +30,18 @@ static void test_lines(void)
 	      "perf line: a comment");
 	CHECK(fg_perf_classify(false, " \t ", 3, &indent, &h) == FG_PERF_LINE_BLANK,
 	      "perf line: a blank line");
-	const char *frame = "\t    7f1234 main+0x1a (/bin/app (deleted))";
+	const char *frame = "\t    7f1234 main+0x1a (/bin/app (x))";
 	CHECK(fg_perf_classify(false, frame, strlen(frame), &indent, &h) == FG_PERF_LINE_OTHER &&
 	      indent == 5, "perf line: a frame line is no header");
 	fg_perf_frame f;
 	CHECK(fg_perf_match_frame(frame, strlen(frame), indent, &f) && field(f.pc, f.pc_length, "7f1234") &&
 	      field(f.symbol, f.symbol_length, "main+0x1a (/bin/app") &&
-	      field(f.module, f.module_length, "deleted)"),
+	      field(f.module, f.module_length, "x)"),
 	      "perf line: as the script's greedy (.+), the symbol runs to the last \" (\"");
+	const char *deleted = "7f1234 main+0x1a (/bin/app (deleted))";
+	CHECK(fg_perf_match_frame(deleted, strlen(deleted), 0, &f) && field(f.symbol, f.symbol_length, "main+0x1a") &&
+	      field(f.module, f.module_length, "/bin/app"),
+	      "perf line: but a module marked (deleted) is the module");
 	const char *plain = "7f1234 main+0x1a (/bin/app)";
 	CHECK(fg_perf_match_frame(plain, strlen(plain), 0, &f) && field(f.symbol, f.symbol_length, "main+0x1a") &&
 	      field(f.module, f.module_length, "/bin/app"), "perf line: address, symbol, module");
