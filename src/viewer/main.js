@@ -134,6 +134,8 @@ document.addEventListener('keydown', function (e) {
 		gotoMatch(1);
 	} else if (key === 'N') {
 		gotoMatch(-1);
+	} else if (tableOpen && tableKey(key)) {
+		/* (the table's: rows) */
 	} else if ((key === 'ArrowUp' || key === 'ArrowDown' || key === 'ArrowLeft' || key === 'ArrowRight') && viewShown) {
 		moveViewFocus(key);
 	} else if (key === 'ArrowUp' || key === 'ArrowDown' || key === 'ArrowLeft' || key === 'ArrowRight') {

@@ -6,7 +6,9 @@
  * total however often the function recurses in its stack.
  *
  * The table is XHTML in a <foreignObject> over the graph; rows are
- * focusable (Tab), Enter or a click opens the function view of a row.
+ * focusable (Tab; the arrow keys, Page Up/Down, Home and End move between
+ * them), Enter or a click opens the function view of a row, and on a
+ * heading sorts by it (the heading keeps the focus).
  * At most TABLE_ROWS rows are built; the table says how many more match.
  */
 
@@ -33,8 +35,7 @@ function ensureTable() {
 		for (; el && el !== tableDiv; el = el.parentNode) {
 			var sort = el.getAttribute && el.getAttribute('data-sort');
 			if (sort) {
-				tableSort = sort;
-				refreshTable();
+				sortTable(sort);
 				return;
 			}
 			var row = el.getAttribute && el.getAttribute('data-row');
@@ -52,8 +53,7 @@ function ensureTable() {
 		var row = el.getAttribute('data-row');
 		var sort = el.getAttribute('data-sort');
 		if (sort) {
-			tableSort = sort;
-			refreshTable();
+			sortTable(sort);
 		} else if (row !== null) {
 			openFunction(tableNames[+row]);
 		} else {
@@ -62,6 +62,42 @@ function ensureTable() {
 		e.preventDefault();
 		e.stopPropagation();
 	});
+}
+
+/* Sorts by a column; its heading, rebuilt, keeps the focus. */
+function sortTable(sort) {
+	tableSort = sort;
+	refreshTable();
+	var heading = tableDiv.querySelector('[data-sort="' + sort + '"]');
+	if (heading && heading.focus) {
+		heading.focus();
+	}
+}
+
+/* A key while the table is open: the arrows, Page Up/Down, Home and End
+ * move the focus between rows (from a heading, into the first); the graph
+ * behind the table takes none. Returns whether the key was the table's. */
+var TABLE_STEPS = {ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -TABLE_ROWS, End: TABLE_ROWS};
+function tableKey(key) {
+	if (key === 'ArrowLeft' || key === 'ArrowRight') {
+		return true;
+	}
+	var step = TABLE_STEPS[key];
+	if (step === undefined) {
+		return false;
+	}
+	var rows = tableDiv ? tableDiv.querySelectorAll('tr[data-row]') : [];
+	if (!rows.length) {
+		return true;
+	}
+	var el = document.activeElement;
+	var at = el && el.getAttribute ? el.getAttribute('data-row') : null;
+	var row = at !== null && at !== '';
+	var to = (row ? +at : -1) + step; /* (a heading is row -1) */
+	if (to >= 0 || row) {
+		rows[Math.max(0, Math.min(to, rows.length - 1))].focus();
+	}
+	return true;
 }
 
 function openTable() {

@@ -357,6 +357,44 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('keyboard in the table: a sorted heading keeps the focus, arrows and Page/Home/End move between rows', async () => {
+			let folded = '';
+			for (let i = 0; i < 200; i++) folded += `main;fn${String(i).padStart(3, '0')} ${i + 1}\n`;
+			const many = render('table-keys', folded);
+			await withPage(many.url, async (page) => {
+				await page.keyboard.press('t');
+				const active = () => page.evaluate(() => {
+					const el = document.activeElement;
+					return el && (el.getAttribute('data-sort') || (el.getAttribute('data-row') !== null ? 'row' + el.getAttribute('data-row') : el.tagName));
+				});
+				assert.equal(await active(), 'self', 'the first heading has the focus');
+				await page.keyboard.press('Enter');
+				assert.equal(await active(), 'self', 'sorting keeps the focus on the heading');
+				assert.equal(await page.evaluate(() => document.querySelector('th.sorted').getAttribute('data-sort')), 'self');
+				await page.keyboard.press('ArrowDown');
+				assert.equal(await active(), 'row0', 'Down from a heading: the first row');
+				for (let k = 0; k < 30; k++) await page.keyboard.press('ArrowDown');
+				assert.equal(await active(), 'row30');
+				const scrolled = await page.evaluate(() => document.querySelector('.fg-table').scrollTop);
+				assert.ok(scrolled > 0, `the table scrolls to the focused row (${scrolled})`);
+				await page.keyboard.press('PageDown');
+				assert.equal(await active(), 'row40');
+				await page.keyboard.press('PageUp');
+				await page.keyboard.press('ArrowUp');
+				assert.equal(await active(), 'row29');
+				await page.keyboard.press('End');
+				assert.equal(await active(), 'row200', '201 functions: main too');
+				await page.keyboard.press('Home');
+				assert.equal(await active(), 'row0');
+				await page.keyboard.press('ArrowUp');
+				assert.equal(await active(), 'row0', 'Up from the first row stays');
+				assert.equal(await page.evaluate(() => document.querySelectorAll('#frames .focus').length), 0,
+					'the graph behind the table takes no focus');
+				await page.keyboard.press('Enter');
+				assert.equal(new URL(await pageUrl(page)).searchParams.get('fn'), 'fn199', 'Enter opens the row (the heaviest by self)');
+			});
+		});
+
 		test('?fn= of a function the budget left out says so, never that it does not exist', async () => {
 			const small = render('budget-fn', FOLDED, { extra: ['--view-nodes', '4'] });
 			await withPage(`${small.url}?fn=lex`, async (page) => {
