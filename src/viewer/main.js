@@ -178,6 +178,9 @@ document.addEventListener('keydown', function (e) {
 			setFocus(best, false);
 		}
 	}
+	if (params.get('ic') === '1') {
+		toggleIgnoreCase();
+	}
 	var s = params.get('s');
 	if (s) {
 		runSearch(s);

@@ -152,6 +152,8 @@ function toggleIgnoreCase() {
 	if (ignoreCaseEl) {
 		ignoreCaseEl.classList.toggle('show', ignoreCase);
 	}
+	/* (In the URL: a link to a search matches what it matched here.) */
+	updateUrl({ic: ignoreCase ? '1' : null});
 	if (searchTerm !== null) {
 		runSearch(searchTerm);
 	}

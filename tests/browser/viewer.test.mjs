@@ -564,6 +564,22 @@ if (pw.skip) {
 			});
 		});
 
+		test('ignoring case is in the URL: a reload or a link matches the same frames', async () => {
+			await withPage(normal.url, async (page, ctx) => {
+				await search(page, ctx, 'KERNEL');
+				assert.match(await page.textContent('#matched'), /^Matched: 0% |\(0 frames\)/);
+				await page.keyboard.press('Control+i');
+				const url = new URL(await pageUrl(page));
+				assert.equal(url.searchParams.get('ic'), '1');
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/kernel/i));
+				await page.reload();
+				assert.equal((await matchedPercent(page)).value, expectedMatched(/kernel/i), 'after a reload');
+				assert.equal(await page.evaluate(() => document.getElementById('ignorecase').classList.contains('show')), true);
+				await page.keyboard.press('Control+i');
+				assert.equal(new URL(await pageUrl(page)).searchParams.get('ic'), null, 'off: gone from the URL');
+			});
+		});
+
 		test('n / N and the arrow buttons zoom to the next and previous match', async () => {
 			await withPage(normal.url, async (page, ctx) => {
 				const before = await readFrames(page);
