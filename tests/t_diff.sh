@@ -50,6 +50,10 @@ check_eq "fg-diff keeps decimals exactly (0.1 + 0.2 = 0.3)" "a;b 0.3 1
 c 1 0" "$("$D" "$TMP/dec1" "$TMP/dec2")"
 check_status "fg-diff with one file is a usage error" 1 "$D" "$F/before.folded"
 check_status "fg-diff with a missing file exits 2" 2 "$D" "$F/before.folded" "$TMP/nope"
+check_failure "fg-diff - -: a usage error (stdin cannot be read twice)" 1 "cannot both be the standard input" \
+	sh -c 'echo "a 1" | "$1" - -' sh "$D"
+printf 'a 2\n' >"$TMP/after-a"
+check_eq "fg-diff - FILE: stdin as one of the two still works" "a 1 2" "$(echo 'a 1' | "$D" - "$TMP/after-a" 2>&1)"
 gzip -c "$F/after.folded" >"$TMP/after.gz"
 if "$D" "$F/before.folded" "$TMP/after.gz" >"$TMP/gz" 2>/dev/null; then
 	check_same "fg-diff reads gzip input" "$F/expected.txt" "$TMP/gz"

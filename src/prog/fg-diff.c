@@ -3,6 +3,7 @@
  * "STACK BEFORE AFTER" lines for fg-render. Replaces difffolded.pl.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -38,6 +39,11 @@ int main(int argc, char **argv)
 	if (argc - first != 2) {
 		cli_error("fg-diff", "expected two files, BEFORE and AFTER");
 		fputs("Try 'fg-diff --help' for more information.\n", stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (strcmp(argv[first], "-") == 0 && strcmp(argv[first + 1], "-") == 0) {
+		/* (read once, it would leave AFTER empty: every stack "removed") */
+		cli_error("fg-diff", "BEFORE and AFTER cannot both be the standard input");
 		return CLI_EXIT_USAGE;
 	}
 	fg_warner warner = cli_warner("fg-diff");
