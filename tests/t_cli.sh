@@ -178,6 +178,11 @@ for p in "${programs[@]}"; do
 	fi
 	# A missing value is a usage error.
 	check_status "$p: -o without its value exits 1" 1 "$exe" "$input" -o
+	# -j past 1024, in every program that has -j (all but fg-diff).
+	if [ "$p" != fg-diff ]; then
+		check_failure "$p: -j 100000 is refused (exit 1)" 1 "$p: -j must be between 0 and 1024" \
+			"$exe" -j 100000 "$input"
+	fi
 
 	# "-" is standard input, and so is no operand (but for fg-diff).
 	if [ "$p" = fg-diff ]; then

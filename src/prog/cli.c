@@ -277,13 +277,20 @@ int cli_parse(const cli *c, int argc, char **argv)
 	return first;
 }
 
+bool cli_jobs_valid(const char *program, int jobs)
+{
+	if (jobs >= 0 && jobs <= 1024)
+		return true;
+	/* (as fg-render: a number this large is a mistake, not a wish) */
+	cli_error(program, "-j must be between 0 and 1024");
+	return false;
+}
+
 int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const void *options,
 		 int jobs, const char *output, int argc, char **argv, int first)
 {
-	if (jobs < 0) {
-		cli_error(program, "-j needs a number of threads, 0 for one per core");
+	if (!cli_jobs_valid(program, jobs))
 		return CLI_EXIT_USAGE;
-	}
 	fg_warner warner = cli_warner(program);
 	fg_error err = {0};
 	fg_collapse *c = make_collapse(options, (unsigned)jobs, &warner, &err);

@@ -95,6 +95,9 @@ int cli_trace_main(const char *program, const char *usage, fg_trace_format forma
 /* Sets up the process: SIGPIPE ends it quietly, as Unix filters should. */
 void cli_start(void);
 
+/* Whether a collapser's -j is 0 (one per CPU) to 1024; else says so. */
+bool cli_jobs_valid(const char *program, int jobs);
+
 /* Whether s is a real number as Perl's Getopt::Long reads one ("=f"):
  * [+-]DIGITS[.DIGITS] or [+-].DIGITS, then [eE][+-]DIGITS; not hex, "inf",
  * "nan" or spaces, which strtod would take. */

@@ -49,10 +49,8 @@ int main(int argc, char **argv)
 	const cli c = {program, usage, table, &format};
 	cli_start();
 	int first = cli_parse(&c, argc, argv);
-	if (jobs < 0) {
-		cli_error(program, "-j needs a number of threads, 0 for one per core");
+	if (!cli_jobs_valid(program, jobs))
 		return CLI_EXIT_USAGE;
-	}
 	fg_warner warner = cli_warner(program);
 	fg_error err = {0};
 	int rc = fg_collapse_detected(format, (const char *const *)argv + first,
