@@ -74,3 +74,9 @@ check_failure "--nameattr missing: named, exit 2" 2 "^fg-render: --nameattr $TMP
 mkdir -p "$TMP/attrdir"
 check_failure "--nameattr a directory: named, exit 2" 2 "^fg-render: --nameattr $TMP/attrdir: Is a directory" \
 	timeout 10 "$BIN/fg-render" --nameattr "$TMP/attrdir" "$TMP/never"
+
+# Blank lines in a --nameattr file are no lines to warn about; others are.
+printf 'work\ttitle=T\n\n   \nnotab\n' >"$TMP/blanks"
+printf 'main;work 3\n' | "$BIN/fg-render" --nameattr "$TMP/blanks" >/dev/null 2>"$TMP/err"
+check_eq "--nameattr: blank lines are skipped silently, a line without a tab is not" \
+	"fg-render: $TMP/blanks:4: no tab after the function name; line ignored" "$(grep -v 'Stack count is low' "$TMP/err")"

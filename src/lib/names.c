@@ -320,6 +320,8 @@ static bool safe_link(const char *href, size_t length)
 static int attribute_line(void *context, char *line, size_t length, uint64_t number)
 {
 	attribute_reader *r = context;
+	if (fg_is_blank(line, length))
+		return 0; /* (a blank line says nothing: no warning) */
 	char *tab = memchr(line, '\t', length);
 	if (tab == NULL) {
 		warn_at(r, number, "no tab after the function name; line ignored");
