@@ -55,7 +55,7 @@ check_eq "an integer past the range of int is out of range, not invalid" \
 	"fg-render: integer '4294967296' out of range" "$(head -n 1 "$TMP/err")"
 "$R" --fontsize 1000 --fontwidth 10 --height 10000 --width 1000000 --minwidth 100% "$TMP/in" >"$TMP/big.svg" 2>/dev/null
 check "the ends of the ranges are accepted" test -s "$TMP/big.svg"
-check "the ends of the ranges: no huge coordinates" sh -c "! grep -q 'e+\|922337' '$TMP/big.svg'"
+check "the ends of the ranges: no huge coordinates" sh -c "! sed '/<script>/,/<\/script>/d' '$TMP/big.svg' | grep -q 'e+\|922337'"
 check "--minwidth 1e-300 (pixels) is accepted" "$R" --minwidth 1e-300 "$TMP/in" -o "$TMP/tiny.svg"
 
 # Item 5: a non-ASCII --countname and --fonttype stay whole; an

@@ -7,16 +7,49 @@
  * on the way: leading indentation, blank lines and lines that are only a
  * line comment or a one-line block comment are dropped, and so is a block
  * comment that ends a line of code when nothing before it on the line can
- * hold a string or a regular expression (no quote, no slash). The result
+ * hold a string or a regular expression (no quote, no slash). In a .js
+ * file, a line that has no quote, slash or backquote (so no string, regular
+ * expression or comment) also loses the spaces next to punctuation
+ * ("a = b + c;" -> "a=b+c;"), but not between two words ("var x", "x in
+ * y") nor between two of + and - ("a - -b", "a + ++b"), and not where
+ * that would make "]]>". The result
  * must never contain "]]>" (it is embedded in CDATA), which is checked here.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static int word_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '$' || c >= 0x80;
+}
+
+/* Drops the spaces of line p (no string, regular expression or comment in
+ * it) that only separate punctuation from what is next to it; returns the
+ * new length. */
+static size_t squeeze(char *p, size_t n)
+{
+	size_t out = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == ' ' && out > 0 && i + 1 < n) {
+			unsigned char before = (unsigned char)p[out - 1], after = (unsigned char)p[i + 1];
+			int words = word_byte(before) && word_byte(after);
+			int signs = strchr("+-", before) != NULL && strchr("+-", after) != NULL;
+			if (!words && !signs && after != ' ')
+				continue;
+		}
+		p[out++] = p[i];
+	}
+	p[out] = '\0';
+	return out;
+}
+
 /* Appends one file's lines to the constant being written; adds to *total. */
 static int embed(const char *path, size_t *total_out)
 {
+	size_t path_length = strlen(path);
+	int script = path_length > 3 && strcmp(path + path_length - 3, ".js") == 0;
 	FILE *f = fopen(path, "rb");
 	if (f == NULL) {
 		perror(path);
@@ -55,6 +88,15 @@ static int embed(const char *path, size_t *total_out)
 				open--;
 			*open = '\0';
 			n = (size_t)(open - p);
+		}
+		if (script && strpbrk(p, "'\"/`") == NULL) {
+			char squeezed[sizeof(line)];
+			memcpy(squeezed, p, n + 1);
+			size_t length = squeeze(squeezed, n);
+			if (strstr(squeezed, "]]>") == NULL) { /* ("a[b[i]] > c" keeps its space) */
+				memcpy(p, squeezed, length + 1);
+				n = length;
+			}
 		}
 		if (strstr(p, "]]>") != NULL) {
 			fprintf(stderr, "%s: contains ]]>, which would end the CDATA section\n", path);

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# tests/t_embed.sh - the build tool that embeds the viewer (src/tools/embed.c):
+# what its light minifying keeps and drops, on lines made for each rule.
+. "$(dirname "$0")/lib.sh"
+
+EMBED=$BIN/tools/embed
+if [ ! -x "$EMBED" ]; then
+	skip "embed" "no $EMBED (make builds it)"
+	exit 0
+fi
+# The constant's text, one line per embedded line.
+embedded() { "$EMBED" -n x "$1" | sed -n 's/^"\(.*\)\\n"$/\1/p'; }
+
+cat >"$TMP/in.js" <<'JS'
+	var a = b + c;   
+// a line comment
+/* a one-line block comment */
+/*
+ * a block comment
+ */
+x = y - -z; w = v + ++u; k = j-- - 1;
+if (p in q && typeof r === s) { t(); } /* a trailing comment */
+var s = 'a = b', re = /a b/; // quotes or a slash: left as they are
+n = m[o[i]] > 0;
+JS
+want='var a=b+c;
+x=y- -z;w=v+ ++u;k=j-- -1;
+if(p in q&&typeof r===s){t();}
+var s = '"'"'a = b'"'"', re = /a b/; // quotes or a slash: left as they are
+n = m[o[i]] > 0;'
+check_eq "embed: spaces next to punctuation go, words and + - pairs keep theirs; comments go" \
+	"$want" "$(embedded "$TMP/in.js")"
+# CSS keeps every space (".a .b" is not ".a.b").
+printf '.a .b { color : red }\n' >"$TMP/in.css"
+check_eq "embed: CSS is not squeezed" ".a .b { color : red }" "$(embedded "$TMP/in.css")"
+printf 'x = "]]>";\n' >"$TMP/bad.js"
+check_failure "embed: ]]> is refused" 1 "would end the CDATA section" "$EMBED" -n x "$TMP/bad.js"
