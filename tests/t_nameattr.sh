@@ -80,3 +80,10 @@ printf 'work\ttitle=T\n\n   \nnotab\n' >"$TMP/blanks"
 printf 'main;work 3\n' | "$BIN/fg-render" --nameattr "$TMP/blanks" >/dev/null 2>"$TMP/err"
 check_eq "--nameattr: blank lines are skipped silently, a line without a tab is not" \
 	"fg-render: $TMP/blanks:4: no tab after the function name; line ignored" "$(grep -v 'Stack count is low' "$TMP/err")"
+
+# A --nameattr file that is a pipe (<(...), /dev/stdin) is read once, by the
+# real read: the check before the inputs must not take its bytes.
+out=$(printf 'main;work 3\n' >"$TMP/pipe-in"; "$BIN/fg-render" --nameattr <(printf 'work\ttitle=from a pipe\n') "$TMP/pipe-in" 2>/dev/null)
+check "--nameattr <(...): the attributes arrive" grep -q '<title>from a pipe</title>' <<<"$out"
+out=$(printf 'work\ttitle=from stdin\n' | "$BIN/fg-render" --nameattr /dev/stdin "$TMP/pipe-in" 2>/dev/null)
+check "--nameattr /dev/stdin: the attributes arrive" grep -q '<title>from stdin</title>' <<<"$out"

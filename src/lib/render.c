@@ -8,10 +8,12 @@
  * (svg.c) touches no file but its output; colours come from color.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "svg.h"
 
@@ -70,18 +72,26 @@ static void name_attr_failed(fg_error *err)
 
 /* Whether the --nameattr file can be read, found out before the inputs
  * are (a mistyped name would otherwise end the run only once they all
- * are): FG_EIO if not, err naming it. */
+ * are): FG_EIO if not, err naming it. Nothing is read: a pipe or a FIFO
+ * (<(...), /dev/stdin) gives its bytes once, to the real read; only a
+ * regular file is opened, and a directory refused. */
 static int name_attr_readable(const char *path, fg_error *err)
 {
-	FILE *f = fopen(path, "r");
-	int failed = f == NULL || (getc(f) == EOF && ferror(f));
-	if (failed) {
+	struct stat st;
+	int rc = stat(path, &st);
+	if (rc == 0 && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		rc = -1;
+	} else if (rc == 0 && S_ISREG(st.st_mode)) {
+		int fd = open(path, O_RDONLY);
+		rc = fd < 0 ? -1 : close(fd);
+	}
+	if (rc != 0) {
 		fg_fail(err, FG_EIO, "%s: %s", path, strerror(errno));
 		name_attr_failed(err);
+		return FG_EIO;
 	}
-	if (f != NULL)
-		fclose(f);
-	return failed ? FG_EIO : 0;
+	return 0;
 }
 
 /* palette.map could not be written (e saying why): a warning, not an
