@@ -22,12 +22,18 @@ x = y - -z; w = v + ++u; k = j-- - 1;
 if (p in q && typeof r === s) { t(); } /* a trailing comment */
 var s = 'a = b', re = /a b/; // quotes or a slash: left as they are
 n = m[o[i]] > 0;
+var f = 1 .toFixed(2);
+if (x < ! --y) z();
+-- > x;
 JS
 want='var a=b+c;
 x=y- -z;w=v+ ++u;k=j-- -1;
 if(p in q&&typeof r===s){t();}
 var s = '"'"'a = b'"'"', re = /a b/; // quotes or a slash: left as they are
-n = m[o[i]] > 0;'
+n = m[o[i]] > 0;
+var f=1 .toFixed(2);
+if (x < ! --y) z();
+-- > x;'
 check_eq "embed: spaces next to punctuation go, words and + - pairs keep theirs; comments go" \
 	"$want" "$(embedded "$TMP/in.js")"
 # CSS keeps every space (".a .b" is not ".a.b").

@@ -11,8 +11,9 @@
  * file, a line that has no quote, slash or backquote (so no string, regular
  * expression or comment) also loses the spaces next to punctuation
  * ("a = b + c;" -> "a=b+c;"), but not between two words ("var x", "x in
- * y") nor between two of + and - ("a - -b", "a + ++b"), and not where
- * that would make "]]>". The result
+ * y"), between two of + and - ("a - -b", "a + ++b") or between a digit
+ * and a dot ("1 .toFixed"), and not where that would make "]]>", "<!--"
+ * or a line starting "-->". The result
  * must never contain "]]>" (it is embedded in CDATA), which is checked here.
  */
 #include <stdio.h>
@@ -36,7 +37,8 @@ static size_t squeeze(char *p, size_t n)
 			unsigned char before = (unsigned char)p[out - 1], after = (unsigned char)p[i + 1];
 			int words = word_byte(before) && word_byte(after);
 			int signs = strchr("+-", before) != NULL && strchr("+-", after) != NULL;
-			if (!words && !signs && after != ' ')
+			int number = before >= '0' && before <= '9' && after == '.'; /* "1 .toFixed" */
+			if (!words && !signs && !number && after != ' ')
 				continue;
 		}
 		p[out++] = p[i];
@@ -93,7 +95,10 @@ static int embed(const char *path, size_t *total_out)
 			char squeezed[sizeof(line)];
 			memcpy(squeezed, p, n + 1);
 			size_t length = squeeze(squeezed, n);
-			if (strstr(squeezed, "]]>") == NULL) { /* ("a[b[i]] > c" keeps its space) */
+			/* ("a[b[i]] > c" keeps its spaces, as do "x < ! --y" and
+			 * "-- > x": HTML-like comments in a classic script.) */
+			if (strstr(squeezed, "]]>") == NULL && strstr(squeezed, "<!--") == NULL &&
+			    strncmp(squeezed, "-->", 3) != 0) {
 				memcpy(p, squeezed, length + 1);
 				n = length;
 			}
