@@ -29,7 +29,8 @@ var clearEl = null;
 function mayBacktrack(term) {
 	var plain = term.replace(/\\[^0-9k]/g, 'x').replace(/\[[^\]]*\]/g, 'x');
 	var repeats = (plain.match(/[*+]|\{[0-9]*,?[0-9]*\}/g) || []).length;
-	var optionals = (plain.match(/(^|[^(*+?}])\?/g) || []).length;
+	/* (a '}' is a literal but where it closes {m,n}) */
+	var optionals = (plain.replace(/\{[0-9]*,?[0-9]*\}/g, '*').match(/(^|[^(*+?])\?/g) || []).length;
 	return term.length > 200 || /\)[*+{?]/.test(plain) || /\\([1-9]|k<)/.test(term) ||
 		repeats > 1 || repeats + optionals > 3;
 }

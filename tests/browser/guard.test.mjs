@@ -1,0 +1,32 @@
+// guard.test.mjs - the viewer's guard against regular expressions that
+// backtrack for ages (src/viewer/search.js, mayBacktrack), run in Node on
+// its own: Chromium may fall back to a linear engine on some patterns, so a
+// page that does not freeze does not show the guard works (each dangerous
+// term below takes V8 seconds to minutes on a name of 30 to 60 characters
+// that nearly matches: '}' x 44 for the '}?' one).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const source = readFileSync(join(here, '..', '..', 'src', 'viewer', 'search.js'), 'utf8');
+const text = /^function mayBacktrack\(term\) \{[\s\S]*?^\}/m.exec(source);
+assert.ok(text, 'mayBacktrack is in search.js');
+const mayBacktrack = new Function(`${text[0]}\nreturn mayBacktrack;`)();
+
+test('terms that backtrack for ages are taken literally', () => {
+	for (const term of ['(.|.)*!', '(a+)+$', '.*.*!', '.{0,900}.{0,900}!', '.?'.repeat(20) + '.{20}QQQ',
+		'}?'.repeat(22) + '}{22}Q', 'a?b?c?d?', '.?.?.?.*x', '(x)\\1']) {
+		assert.equal(mayBacktrack(term), true, term);
+	}
+});
+
+test('ordinary regular expressions stay regular expressions', () => {
+	for (const term of ['colou?r', 'a?b?c?', 'x.*?y', 'a{2,3}?b', '(?:ab)c', '[?*+]x.*y', '^main$', 'number_1[0-9]_of',
+		'std::vector<.*>']) {
+		assert.equal(mayBacktrack(term), false, term);
+	}
+});
+
