@@ -43,6 +43,7 @@ for v in 0x10 ' 12' '12 ' 0x1p3 1e + . infinity; do
 	check_status "--fontsize '$v' is refused" 1 "$R" --fontsize "$v" "$TMP/in"
 done
 for spec in "--minwidth 5" "--minwidth 5." "--minwidth .5" "--minwidth 30%" "--minwidth 1e1" \
+	"--minwidth 0000000000000000000000000000000000000000000000000000000000000000000001.5" \
 	"--fontsize +12" "--fontsize 1.2e1" "--fontsize .5E+1" "--factor 2"; do
 	# shellcheck disable=SC2086
 	check_status "$spec is accepted" 0 "$R" $spec "$TMP/in"

@@ -892,7 +892,7 @@ static void put_css_value(writer *w, const char *s)
 }
 
 /* Whether a font name must be quoted in CSS: unquoted, it is a sequence of
- * identifiers ("Times New Roman"), none of them a CSS-wide keyword;
+ * identifiers ("Times New Roman", "-apple-system"), none of them a CSS-wide keyword;
  * anything else ("3D", "Font 1.0") would void the whole rule. */
 static bool needs_quotes(const char *name, size_t length)
 {
@@ -908,7 +908,11 @@ static bool needs_quotes(const char *name, size_t length)
 			continue;
 		}
 		bool letter = isalpha(c) || c == '_' || c >= 0x80;
-		if (word_start ? !letter : !(letter || isdigit(c) || c == '-'))
+		/* (an identifier may start with '-' before a letter or '-':
+		 * "-apple-system") */
+		unsigned char next = i + 1 < length ? (unsigned char)name[i + 1] : 0;
+		bool dash = c == '-' && (isalpha(next) || next == '_' || next == '-' || next >= 0x80);
+		if (word_start ? !(letter || dash) : !(letter || isdigit(c) || c == '-'))
 			return true;
 		word_start = false;
 	}

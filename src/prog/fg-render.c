@@ -72,20 +72,20 @@ static int valid_min_width(settings *s)
 	bool percent = length > 0 && text[length - 1] == '%';
 	/* A number without a sign (flamegraph.pl: ^[0-9.]+%?$; an exponent is
 	 * let through), then an optional '%': not "%", "0x10", " 5" or "1.2.3". */
-	char number[64];
-	size_t digits = length - percent;
-	if (digits < sizeof(number)) {
-		memcpy(number, text, digits);
-		number[digits] = '\0';
-	}
-	if (digits >= sizeof(number) || number[0] == '+' || number[0] == '-' || !cli_is_real(number)) {
-		cli_error("fg-render", "invalid --minwidth '%s': expected a number of pixels or NUM%%",
-			  text);
+	char *number = strndup(text, length - percent);
+	if (number == NULL) {
+		cli_error("fg-render", "out of memory");
 		return -1;
 	}
-	s->graph.min_width = strtod(number, NULL);
-	s->graph.min_width_percent = percent;
-	return 0;
+	bool valid = number[0] != '+' && number[0] != '-' && cli_is_real(number);
+	if (valid) {
+		s->graph.min_width = strtod(number, NULL);
+		s->graph.min_width_percent = percent;
+	}
+	free(number);
+	if (!valid)
+		cli_error("fg-render", "invalid --minwidth '%s': expected a number of pixels or NUM%%", text);
+	return valid ? 0 : -1;
 }
 
 int main(int argc, char **argv)
