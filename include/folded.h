@@ -492,7 +492,7 @@ int fg_graph_options_check(const fg_graph_options *options, fg_error *err);
  * low", ignored lines, --total ignored) go to warner. With no samples at
  * all it writes the small "no valid input" SVG and returns FG_EEMPTY.
  * With consistent_palette it reads palette_map_path before and rewrites it
- * after (a failure to write it is a warning); with name_attr_path it reads
+ * after (a failure to write it is a warning, but for FG_ENOMEM); with name_attr_path it reads
  * that file. May be called once.
  */
 int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
@@ -507,7 +507,8 @@ int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
  * contents; on any other error nothing is written. With
  * consistent_palette, palette.map is rewritten only once the SVG is
  * committed, so a failed run changes neither file; a palette.map that
- * cannot be written is a warning (the SVG is delivered). Otherwise it returns what
+ * cannot be written is a warning (the SVG is delivered), but for
+ * FG_ENOMEM. Otherwise it returns what
  * fg_graph_read, fg_graph_write_svg or the output return, err saying what
  * happened.
  */

@@ -96,7 +96,8 @@ static int name_attr_readable(const char *path, fg_error *err)
 
 /* palette.map could not be written (e saying why): a warning, not an
  * error, as the SVG it goes with is delivered (flamegraph.pl does not even
- * check); the next run with --cp picks colours for the new names again. */
+ * check); the next run with --cp picks colours for the new names again.
+ * But out of memory is this run's failure, not the file's: an error. */
 static void map_not_written(const fg_warner *warner, const fg_error *e)
 {
 	char message[sizeof(e->message) + 64];
@@ -154,8 +155,12 @@ static int write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_er
 		palette_map = NULL;
 	} else if (rc == 0 && palette_map != NULL) {
 		fg_error map_err = {0};
-		if (fg_palette_map_write(palette_map, o->palette_map_path, &map_err) != 0)
+		if (fg_palette_map_write(palette_map, o->palette_map_path, &map_err) == FG_ENOMEM) {
+			*err = map_err;
+			rc = FG_ENOMEM;
+		} else if (map_err.code != 0) {
 			map_not_written(warner, &map_err);
+		}
 	}
 done:
 	fg_name_table_free(palette_map);
@@ -210,14 +215,21 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 	if (rc == 0 && palette_map != NULL)
 		map_out = fg_palette_map_prepare(palette_map, g->options.palette_map_path, &map_err);
 	fg_name_table_free(palette_map);
+	if (map_err.code == FG_ENOMEM) {
+		fg_output_abort(out);
+		*err = map_err;
+		return FG_ENOMEM;
+	}
 	fg_error commit_err = {0};
 	if (fg_output_commit(out, &commit_err) != 0) {
 		*err = commit_err;
 		fg_output_abort(map_out);
 		return commit_err.code;
 	}
-	if (map_out != NULL)
-		fg_output_commit(map_out, &map_err);
+	if (map_out != NULL && fg_output_commit(map_out, &map_err) == FG_ENOMEM) {
+		*err = map_err; /* (the SVG is in place) */
+		return FG_ENOMEM;
+	}
 	if (map_err.code != 0)
 		map_not_written(warner, &map_err);
 	return rc;
