@@ -107,6 +107,14 @@ printf 'p 5 1.0: 1 cycles:\n\t7f01 foo+0x1 (/usr/lib/libx.so.1 (deleted))\n\t7f0
 check_eq "modules marked (deleted)" "p;bar;[liby.so];foo 1" "$("$PERF" "$TMP/deleted.perf" 2>&1)"
 check_eq "modules marked (deleted), --addrs" "p;bar;[liby.so <7f02>];foo 1" "$("$PERF" --addrs "$TMP/deleted.perf" 2>&1)"
 
+# An --event-filter naming an event the input lacks: the message says so.
+printf 'p 1 1.0: 1 cycles:\n\t1 a (/x)\n\n' >"$TMP/cycles.perf"
+check_failure "--event-filter of an event not in the input: named in the message" 2 \
+	"^fg-collapse-perf: no stacks found in the input (no samples of event instructions, which --event-filter asks for)$" \
+	"$PERF" --event-filter instructions "$TMP/cycles.perf"
+check_failure "no filter, no stacks: the plain message" 2 "^fg-collapse-perf: no stacks found in the input$" \
+	"$PERF" /dev/null
+
 # ----------------------------------------------------------------- threads
 # Any -j gives the same bytes, on stdout and stderr. The input is big enough
 # to be cut into ranges (several MB), and has every shape: references,

@@ -289,6 +289,13 @@ bool cli_jobs_valid(const char *program, int jobs)
 int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const void *options,
 		 int jobs, const char *output, int argc, char **argv, int first)
 {
+	return cli_collapse_hinted(program, make_collapse, options, jobs, output, argc, argv, first, NULL);
+}
+
+int cli_collapse_hinted(const char *program, cli_collapse_factory *make_collapse,
+			const void *options, int jobs, const char *output, int argc, char **argv,
+			int first, const char *empty_hint)
+{
 	if (!cli_jobs_valid(program, jobs))
 		return CLI_EXIT_USAGE;
 	fg_warner warner = cli_warner(program);
@@ -300,7 +307,10 @@ int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const
 	fg_collapse_free(c);
 	if (rc == 0)
 		return CLI_EXIT_OK;
-	cli_error(program, "%s", err.message[0] ? err.message : "out of memory");
+	if (rc == FG_EEMPTY && empty_hint != NULL)
+		cli_error(program, "%s (%s)", err.message, empty_hint);
+	else
+		cli_error(program, "%s", err.message[0] ? err.message : "out of memory");
 	return CLI_EXIT_FAILURE_IO;
 }
 

@@ -71,6 +71,12 @@ typedef fg_collapse *cli_collapse_factory(const void *options, unsigned threads,
 int cli_collapse(const char *program, cli_collapse_factory *make_collapse, const void *options,
 		 int jobs, const char *output, int argc, char **argv, int first);
 
+/* cli_collapse, with `empty_hint` (if not NULL) said after "no stacks found
+ * in the input" when the input gave none: why there may be none. */
+int cli_collapse_hinted(const char *program, cli_collapse_factory *make_collapse,
+			const void *options, int jobs, const char *output, int argc, char **argv,
+			int first, const char *empty_hint);
+
 /* The end of the --help text of fg-collapse-dtrace and fg-collapse-stap. */
 #define CLI_TRACE_HELP_OPTIONS \
 	"  -j, --jobs N     threads (default 0 = one per core); the output is the\n" \

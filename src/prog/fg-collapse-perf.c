@@ -99,7 +99,15 @@ int main(int argc, char **argv)
 	s.perf.skip_after = s.skip_after;
 	s.perf.skip_after_count = s.skip_after_count;
 
-	int status = cli_collapse(program, make_collapse, &s.perf, s.jobs, s.output, argc, argv, first);
+	/* A filter that names an event the input lacks leaves no stack: say
+	 * which filter, the likely reason. */
+	char hint[256];
+	const char *filter = s.perf.event_filter;
+	if (filter != NULL && filter[0] != '\0')
+		snprintf(hint, sizeof(hint), "no samples of event %.200s%s, which --event-filter asks for",
+			 filter, strlen(filter) > 200 ? "..." : "");
+	int status = cli_collapse_hinted(program, make_collapse, &s.perf, s.jobs, s.output, argc, argv,
+					 first, filter != NULL && filter[0] != '\0' ? hint : NULL);
 	free(s.skip_after);
 	return status;
 }
