@@ -94,15 +94,24 @@ static int name_attr_readable(const char *path, fg_error *err)
 	return 0;
 }
 
-/* palette.map could not be written (e saying why): a warning, not an
+/* What palette.map's writing met (e; nothing when its code is 0), as this
+ * run's result: a file that could not be written is a warning, not an
  * error, as the SVG it goes with is delivered (flamegraph.pl does not even
  * check); the next run with --cp picks colours for the new names again.
- * But out of memory is this run's failure, not the file's: an error. */
-static void map_not_written(const fg_warner *warner, const fg_error *e)
+ * But out of memory is this run's failure, not the file's: an error
+ * (err set). Returns 0 or FG_ENOMEM. */
+static int map_failed(const fg_warner *warner, const fg_error *e, fg_error *err)
 {
-	char message[sizeof(e->message) + 64];
-	snprintf(message, sizeof(message), "%s; palette.map is not updated", e->message);
-	fg_warn(warner, NULL, 0, message);
+	if (e->code == FG_ENOMEM) {
+		*err = *e;
+		return FG_ENOMEM;
+	}
+	if (e->code != 0) {
+		char message[sizeof(e->message) + 64];
+		snprintf(message, sizeof(message), "%s; palette.map is not updated", e->message);
+		fg_warn(warner, NULL, 0, message);
+	}
+	return 0;
 }
 
 /* fg_graph_write_svg; with `later` not NULL, palette.map is not written
@@ -155,12 +164,8 @@ static int write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_er
 		palette_map = NULL;
 	} else if (rc == 0 && palette_map != NULL) {
 		fg_error map_err = {0};
-		if (fg_palette_map_write(palette_map, o->palette_map_path, &map_err) == FG_ENOMEM) {
-			*err = map_err;
-			rc = FG_ENOMEM;
-		} else if (map_err.code != 0) {
-			map_not_written(warner, &map_err);
-		}
+		fg_palette_map_write(palette_map, o->palette_map_path, &map_err);
+		rc = map_failed(warner, &map_err, err);
 	}
 done:
 	fg_name_table_free(palette_map);
@@ -209,7 +214,7 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 	}
 	/* palette.map is written beside the SVG and put in place after it:
 	 * a run that fails (short of the last rename) changes neither. One
-	 * that cannot write it still delivers the SVG (map_not_written). */
+	 * that cannot write it still delivers the SVG (map_failed). */
 	fg_output *map_out = NULL;
 	fg_error map_err = {0};
 	if (rc == 0 && palette_map != NULL)
@@ -217,8 +222,7 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 	fg_name_table_free(palette_map);
 	if (map_err.code == FG_ENOMEM) {
 		fg_output_abort(out);
-		*err = map_err;
-		return FG_ENOMEM;
+		return map_failed(warner, &map_err, err);
 	}
 	fg_error commit_err = {0};
 	if (fg_output_commit(out, &commit_err) != 0) {
@@ -226,11 +230,8 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 		fg_output_abort(map_out);
 		return commit_err.code;
 	}
-	if (map_out != NULL && fg_output_commit(map_out, &map_err) == FG_ENOMEM) {
-		*err = map_err; /* (the SVG is in place) */
-		return FG_ENOMEM;
-	}
-	if (map_err.code != 0)
-		map_not_written(warner, &map_err);
-	return rc;
+	if (map_out != NULL)
+		fg_output_commit(map_out, &map_err);
+	int map_rc = map_failed(warner, &map_err, err); /* (the SVG is in place) */
+	return map_rc != 0 ? map_rc : rc;
 }

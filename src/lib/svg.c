@@ -880,15 +880,20 @@ static int write_frames(frame_work *work, view_job *job, int rc)
 /* Only characters that cannot end a CSS declaration, a comment or open a
  * string (no quotes: an unclosed one would swallow the rest of the style
  * sheet), on the cleaned text so that UTF-8 names stay whole. */
+/* The bytes an option may bring into CSS or the XML declaration: letters
+ * (any script), digits, space and ",-_." (no quote, no CSS punctuation). */
+static bool css_byte(unsigned char c)
+{
+	return isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' || c >= 0x80;
+}
+
 static void put_css_value(writer *w, const char *s)
 {
 	w->clean.length = 0;
 	CHECKED(w, fg_text_clean(&w->clean, s, strlen(s)));
-	for (size_t i = 0; i < w->clean.length; i++) {
-		unsigned char c = (unsigned char)w->clean.data[i];
-		if (isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' || c >= 0x80)
+	for (size_t i = 0; i < w->clean.length; i++)
+		if (css_byte((unsigned char)w->clean.data[i]))
 			put_bytes(w, w->clean.data + i, 1);
-	}
 }
 
 /* Whether a font name must be quoted in CSS: unquoted, it is a sequence of
@@ -921,7 +926,7 @@ static bool needs_quotes(const char *name, size_t length)
 
 /*
  * --fonttype as a font-family value: its comma-separated names (only
- * put_css_value's characters kept, spaces trimmed, empty names dropped),
+ * css_byte's kept, spaces trimmed, empty names dropped),
  * then sans-serif when it names one font only, for when that font is
  * missing (Verdana on Linux), or names none ("" or "\"").
  */
@@ -930,11 +935,9 @@ static void put_font_families(writer *w, const char *font_type)
 	w->clean.length = 0;
 	CHECKED(w, fg_text_clean(&w->clean, font_type, strlen(font_type)));
 	fg_buffer kept = {0, 0, 0};
-	for (size_t i = 0; i < w->clean.length; i++) {
-		unsigned char c = (unsigned char)w->clean.data[i];
-		if (isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' || c >= 0x80)
+	for (size_t i = 0; i < w->clean.length; i++)
+		if (css_byte((unsigned char)w->clean.data[i]))
 			CHECKED(w, fg_buffer_append(&kept, w->clean.data + i, 1));
-	}
 	size_t names = 0;
 	for (size_t start = 0; start <= kept.length && kept.data != NULL;) {
 		const char *comma = memchr(kept.data + start, ',', kept.length - start);

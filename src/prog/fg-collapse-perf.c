@@ -103,11 +103,12 @@ int main(int argc, char **argv)
 	 * which filter, the likely reason. */
 	char hint[256];
 	const char *filter = s.perf.event_filter;
-	if (filter != NULL && filter[0] != '\0')
+	bool filtered = filter != NULL && filter[0] != '\0';
+	if (filtered)
 		snprintf(hint, sizeof(hint), "no samples of event %.200s%s, which --event-filter asks for",
 			 filter, strlen(filter) > 200 ? "..." : "");
 	int status = cli_collapse_hinted(program, make_collapse, &s.perf, s.jobs, s.output, argc, argv,
-					 first, filter != NULL && filter[0] != '\0' ? hint : NULL);
+					 first, filtered ? hint : NULL);
 	free(s.skip_after);
 	return status;
 }
