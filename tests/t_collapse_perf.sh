@@ -114,6 +114,10 @@ check_failure "--event-filter of an event not in the input: named in the message
 	"$PERF" --event-filter instructions "$TMP/cycles.perf"
 check_failure "no filter, no stacks: the plain message" 2 "^fg-collapse-perf: no stacks found in the input$" \
 	"$PERF" /dev/null
+# A long filter is cut in the message between two UTF-8 characters.
+long=a$(printf 'é%.0s' $(seq 150))
+"$PERF" --event-filter "$long" "$TMP/cycles.perf" 2>&1 >/dev/null | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1
+check_eq "a long --event-filter in the message: still valid UTF-8" 0 $?
 
 # ----------------------------------------------------------------- threads
 # Any -j gives the same bytes, on stdout and stderr. The input is big enough

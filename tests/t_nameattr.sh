@@ -87,3 +87,10 @@ out=$(printf 'main;work 3\n' >"$TMP/pipe-in"; "$BIN/fg-render" --nameattr <(prin
 check "--nameattr <(...): the attributes arrive" grep -q '<title>from a pipe</title>' <<<"$out"
 out=$(printf 'work\ttitle=from stdin\n' | "$BIN/fg-render" --nameattr /dev/stdin "$TMP/pipe-in" 2>/dev/null)
 check "--nameattr /dev/stdin: the attributes arrive" grep -q '<title>from stdin</title>' <<<"$out"
+
+# A socket is no file to read: refused before the inputs (here the FIFO no
+# one writes to, which would block the run), as open() refuses it.
+if python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/attrsock" 2>/dev/null; then
+	check_failure "--nameattr a socket: refused at once, exit 2" 2 "^fg-render: --nameattr $TMP/attrsock: No such device or address" \
+		timeout 10 "$BIN/fg-render" --nameattr "$TMP/attrsock" "$TMP/never"
+fi

@@ -74,7 +74,8 @@ static void name_attr_failed(fg_error *err)
  * are (a mistyped name would otherwise end the run only once they all
  * are): FG_EIO if not, err naming it. Nothing is read: a pipe or a FIFO
  * (<(...), /dev/stdin) gives its bytes once, to the real read; only a
- * regular file is opened, and a directory refused. */
+ * regular file is opened, other files' permissions are asked, and a
+ * directory or a socket refused. */
 static int name_attr_readable(const char *path, fg_error *err)
 {
 	struct stat st;
@@ -82,9 +83,14 @@ static int name_attr_readable(const char *path, fg_error *err)
 	if (rc == 0 && S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
 		rc = -1;
+	} else if (rc == 0 && S_ISSOCK(st.st_mode)) {
+		errno = ENXIO; /* (as open says of one) */
+		rc = -1;
 	} else if (rc == 0 && S_ISREG(st.st_mode)) {
 		int fd = open(path, O_RDONLY);
 		rc = fd < 0 ? -1 : close(fd);
+	} else if (rc == 0) {
+		rc = access(path, R_OK); /* (a FIFO, a device: not opened) */
 	}
 	if (rc != 0) {
 		fg_fail(err, FG_EIO, "%s: %s", path, strerror(errno));

@@ -104,9 +104,15 @@ int main(int argc, char **argv)
 	char hint[256];
 	const char *filter = s.perf.event_filter;
 	bool filtered = filter != NULL && filter[0] != '\0';
-	if (filtered)
-		snprintf(hint, sizeof(hint), "no samples of event %.200s%s, which --event-filter asks for",
-			 filter, strlen(filter) > 200 ? "..." : "");
+	if (filtered) {
+		/* (at most 200 bytes of it, cut between two UTF-8 characters) */
+		size_t shown = strlen(filter);
+		if (shown > 200)
+			for (shown = 200; shown > 0 && ((unsigned char)filter[shown] & 0xc0) == 0x80; shown--)
+				;
+		snprintf(hint, sizeof(hint), "no samples of event %.*s%s, which --event-filter asks for",
+			 (int)shown, filter, filter[shown] != '\0' ? "..." : "");
+	}
 	int status = cli_collapse_hinted(program, make_collapse, &s.perf, s.jobs, s.output, argc, argv,
 					 first, filtered ? hint : NULL);
 	free(s.skip_after);

@@ -18,7 +18,8 @@ var clearEl = null;
  * A pattern that can backtrack for hours ("(.|.)*!", ".*.*!",
  * ".{0,900}.{0,900}!", ".?" twenty times then ".{20}!"): a quantified
  * group, a back-reference, more than one repeat (*, +, {m,n}), more than
- * three optional items (?) and repeats together, or a very long pattern.
+ * three optional items (?), groups of alternatives ("(a|b)") and repeats
+ * together, or a very long pattern.
  * One repeat costs at most the square of a name's length, each optional
  * item doubles it. (Quantifier characters inside a class, "[?*]", are
  * none; "*?" and "(?:" add none.)
@@ -31,8 +32,11 @@ function mayBacktrack(term) {
 	var repeats = (plain.match(/[*+]|\{[0-9]*,?[0-9]*\}/g) || []).length;
 	/* (a '}' is a literal but where it closes {m,n}) */
 	var optionals = (plain.replace(/\{[0-9]*,?[0-9]*\}/g, '*').match(/(^|[^(*+?])\?/g) || []).length;
+	/* (a group of alternatives doubles the cost as an optional item does:
+	 * "(a|.)" thirty times) */
+	var choices = (plain.match(/\([^()]*\|[^()]*\)/g) || []).length;
 	return term.length > 200 || /\)[*+{?]/.test(plain) || /\\([1-9]|k<)/.test(term) ||
-		repeats > 1 || repeats + optionals > 3;
+		repeats > 1 || repeats + optionals + choices > 3;
 }
 
 /* The regular expression of a term, or its literal text when the term is
