@@ -52,7 +52,15 @@ check_status "fg-diff with one file is a usage error" 1 "$D" "$F/before.folded"
 check_status "fg-diff with a missing file exits 2" 2 "$D" "$F/before.folded" "$TMP/nope"
 check_failure "fg-diff - -: a usage error (stdin cannot be read twice)" 1 "cannot both be the standard input" \
 	sh -c 'echo "a 1" | "$1" - -' sh "$D"
+check_failure "fg-diff - /dev/stdin: one pipe twice is a usage error" 1 "are one pipe (-, /dev/stdin)" \
+	sh -c 'echo "a 1" | "$1" - /dev/stdin' sh "$D"
+mkfifo "$TMP/fifo"
+check_failure "fg-diff FIFO FIFO: a usage error, before anything waits on it" 1 "which can be read only once" \
+	timeout 10 "$D" "$TMP/fifo" "$TMP/fifo"
 printf 'a 2\n' >"$TMP/after-a"
+check_eq "fg-diff FILE FILE: a file named twice is read twice" "a 2 2" "$("$D" "$TMP/after-a" "$TMP/after-a" 2>&1)"
+check_eq "fg-diff - /dev/stdin from a file: opened again, read twice" "a 2 2" \
+	"$("$D" - /dev/stdin <"$TMP/after-a" 2>&1)"
 check_eq "fg-diff - FILE: stdin as one of the two still works" "a 1 2" "$(echo 'a 1' | "$D" - "$TMP/after-a" 2>&1)"
 gzip -c "$F/after.folded" >"$TMP/after.gz"
 if "$D" "$F/before.folded" "$TMP/after.gz" >"$TMP/gz" 2>/dev/null; then

@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -22,6 +23,25 @@ static const char usage[] =
 	"Either file may be - (standard input) or gzip-compressed.\n"
 	CLI_EXIT_STATUS_HELP
 	"Example: fg-diff before.folded after.folded | fg-render > diff.svg\n";
+
+/* The file a path names, "-" the standard input's; false if unknown. */
+static bool file_of(const char *path, struct stat *st)
+{
+	return strcmp(path, "-") == 0 ? fstat(0, st) == 0 : stat(path, st) == 0;
+}
+
+/*
+ * BEFORE and AFTER are one pipe (or socket), named twice:
+ * "- /dev/stdin", a FIFO's path twice. It can be read once only: AFTER
+ * would be found empty, every stack "removed". A file named twice is
+ * read twice, as asked.
+ */
+static bool same_pipe(const char *before, const char *after)
+{
+	struct stat a, b;
+	return file_of(before, &a) && file_of(after, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino && (S_ISFIFO(a.st_mode) || S_ISSOCK(a.st_mode));
+}
 
 int main(int argc, char **argv)
 {
@@ -44,6 +64,11 @@ int main(int argc, char **argv)
 	if (strcmp(argv[first], "-") == 0 && strcmp(argv[first + 1], "-") == 0) {
 		/* (read once, it would leave AFTER empty: every stack "removed") */
 		cli_error("fg-diff", "BEFORE and AFTER cannot both be the standard input");
+		return CLI_EXIT_USAGE;
+	}
+	if (same_pipe(argv[first], argv[first + 1])) {
+		cli_error("fg-diff", "BEFORE and AFTER are one pipe (%s, %s), which can be read only once",
+			  argv[first], argv[first + 1]);
 		return CLI_EXIT_USAGE;
 	}
 	fg_warner warner = cli_warner("fg-diff");
