@@ -69,4 +69,7 @@ check "no U+FFFD anywhere" sh -c "! grep -q $(printf '\357\277\275') '$TMP/utf.s
 check_xml "non-ASCII options: well-formed XML" "$TMP/utf.svg"
 "$R" --fonttype "Comic Sans' MS" "$TMP/in" >"$TMP/quote.svg" 2>/dev/null
 check "--fonttype with an apostrophe: no quote in the style sheet" sh -c "! sed -n '/<style>/,/<\/style>/p' '$TMP/quote.svg' | grep -q \"'\""
-check "--fonttype with an apostrophe: the frame height rule is there" grep -q '#frames rect{height:15px}' "$TMP/quote.svg"
+check "--fonttype with an apostrophe: the frame height rule is there" grep -q '#frames rect{height:15px;' "$TMP/quote.svg"
+"$R" --height 24 "$TMP/in" >"$TMP/tall.svg" 2>/dev/null
+check "frames are 1 px shorter than --height, with flamegraph.pl's rounded corners (rx 2, ry 2)" \
+	grep -q '^#frames rect{height:23px;rx:2px;ry:2px}$' "$TMP/tall.svg"

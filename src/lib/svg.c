@@ -1049,7 +1049,7 @@ static void put_header(writer *w, double image_height, bool empty)
 	put_number(w, fs + 5);
 	put(w, "px}\n#frames rect{height:");
 	put_number(w, o->frame_height - 1);
-	put(w, "px}\n</style>\n");
+	put(w, "px;rx:2px;ry:2px}\n</style>\n"); /* (flamegraph.pl's rx="2" ry="2") */
 }
 
 static void put_text_element(writer *w, const char *id, double x, double y, const char *text,
