@@ -62,7 +62,7 @@ help:
 	@echo "make fuzz       run the libFuzzer harnesses for a bounded time"
 	@echo "make install    install into \$$(DESTDIR)\$$(PREFIX) ($(PREFIX))"
 	@echo "make uninstall  remove what make install installed (same PREFIX, DESTDIR)"
-	@echo "make check-extra  no-zlib build, staged install + pkg-config demo, man lint, valgrind"
+	@echo "make check-extra  no-zlib build, staged install + pkg-config demo, man lint, valgrind, allocation failures"
 
 $(B)/lib $(B)/pic $(B)/prog $(B)/tools:
 	mkdir -p $@

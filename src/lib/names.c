@@ -291,8 +291,8 @@ static const char *unsafe_extra(const char *text, size_t length, tag_names *name
 static bool viewer_id(const char *value, size_t length)
 {
 	static const char *const own[] = {
-		"background", "bg", "details", "frames", "ignorecase", "matched",
-		"search", "subtitle", "title", "unzoom",
+		"background", "bg", "clear-search", "details", "frames", "ignorecase",
+		"matched", "next-match", "prev-match", "search", "subtitle", "title", "unzoom",
 	};
 	if (length >= 3 && memcmp(value, "fg-", 3) == 0)
 		return true;
