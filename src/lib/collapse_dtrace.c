@@ -11,7 +11,9 @@
  * loses the first frames of quiet output. Here, wherever a stack is about to
  * start, those lines are recognised and skipped, and so is any line not
  * indented like a stack frame (DTrace indents every frame), with a warning
- * for the ones that are none of the known kinds. A "dtrace:" line is never
+ * for the ones that are none of the known kinds, unless it is shaped like
+ * a frame ("module`function", a bare "0xADDRESS"): `-x stackindent=0`
+ * prints frames flush left. A "dtrace:" line is never
  * a frame, even inside a stack (messages printed mid-run, such as
  * "dtrace: 12 dynamic variable drops"): it is passed on as a warning.
  *
@@ -130,6 +132,20 @@ static bool is_description(const char *line, const char *end)
 	return end - line >= 21 && memcmp(line, "dtrace: description ", 20) == 0;
 }
 
+/* A frame printed flush left (stackindent=0): "module`function[+0xOFF]"
+ * or a bare "0xADDRESS", which no banner, message or prose is. */
+static bool is_frame_shaped(const char *start, const char *end)
+{
+	if (memchr(start, '`', (size_t)(end - start)) != NULL)
+		return true;
+	if (end - start < 3 || start[0] != '0' || start[1] != 'x')
+		return false;
+	for (const char *p = start + 2; p < end; p++)
+		if (!fg_is_hex((unsigned char)*p))
+			return false;
+	return true;
+}
+
 enum { AFTER_BANNER = 1 };
 
 static int is_not_frame(const fg_trace_line *l, unsigned *memory)
@@ -137,16 +153,8 @@ static int is_not_frame(const fg_trace_line *l, unsigned *memory)
 	bool after_banner = (*memory & AFTER_BANNER) != 0;
 	*memory &= ~(unsigned)AFTER_BANNER;
 	if (l->raw_end - l->raw >= 7 && memcmp(l->raw, "dtrace:", 7) == 0) {
-		if (!is_description(l->raw, l->raw_end)) {
-			/* Printable ASCII only: the text goes to a terminal. */
-			char message[160];
-			size_t n = 0;
-			for (const char *p = l->start; p < l->end && n < sizeof(message) - 1; p++)
-				message[n++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
-			message[n] = '\0';
-			fg_collapse_warn(l->chunk->report, l->number, "DTrace's message, not a frame: %s",
-					 message);
-		}
+		if (!is_description(l->raw, l->raw_end))
+			fg_trace_pass_message(l, "DTrace's message, not a frame");
 		return FG_TRACE_SKIP;
 	}
 	if (is_banner(l->start, l->end)) {
@@ -158,7 +166,7 @@ static int is_not_frame(const fg_trace_line *l, unsigned *memory)
 		return FG_TRACE_FRAME;
 	if (after_banner && is_probe_line(l->start, l->end))
 		return FG_TRACE_SKIP;
-	if (!fg_is_space((unsigned char)l->raw[0])) {
+	if (!fg_is_space((unsigned char)l->raw[0]) && !is_frame_shaped(l->start, l->end)) {
 		fg_collapse_warn(l->chunk->report, l->number,
 				 "not indented like a stack frame: header line ignored");
 		return FG_TRACE_SKIP;

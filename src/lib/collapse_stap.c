@@ -1,7 +1,17 @@
 /*
  * collapse_stap.c - the frame rules of fg-collapse-stap: how one line of
- * SystemTap print_stack()/print_ustack() output becomes a frame. The parser
- * around them is collapse_trace.c; every line it hands over is a frame.
+ * SystemTap print_stack()/print_ustack() output becomes a frame, and which
+ * lines are not frames. The parser around them is collapse_trace.c.
+ *
+ * stackcollapse-stap.pl took every line for a frame, so what a script
+ * printed before its stacks ("Tracing... Hit Ctrl-C to end.") and
+ * SystemTap's messages in output captured with 2>&1 ("WARNING: ...")
+ * became frames of the first stack. Here a "WARNING:" or "ERROR:" line is
+ * never a frame (it is passed on as a warning), and wherever a stack is
+ * about to start, a line flush left that is not shaped like a frame (an
+ * address "0x...", an offset "+0xOFF/0xSIZE", a trailing " [module]":
+ * print_stack indents its frames, sprint_stack's have the offset) is
+ * skipped with a warning.
  *
  * SystemTap prints " 0xADDR : func+0xOFF/0xSIZE [module]", or
  * " 0xADDR [module+0xOFF]" when it knows no name, or " 0xADDR".
@@ -70,7 +80,43 @@ static int clean_frame(const char *line, size_t length, const fg_trace_options *
 	return fg_stap_clean_frame(line, length, b);
 }
 
+/* Whether a trimmed line is shaped like a frame: an address first, an
+ * offset "+0xOFF/0xSIZE", or a trailing " [module]". */
+static bool is_frame_shaped(const char *start, const char *end)
+{
+	if (skip_hex_number(start, end) != start)
+		return true;
+	if (end - start >= 3 && end[-1] == ']' && memmem(start, (size_t)(end - start), " [", 2) != NULL)
+		return true;
+	for (const char *p = start; (p = memchr(p, '+', (size_t)(end - p))) != NULL; p++) {
+		const char *q = skip_hex_number(p + 1, end);
+		if (q > p + 1 && q < end && *q == '/' && skip_hex_number(q + 1, end) > q + 1)
+			return true;
+	}
+	return false;
+}
+
+static bool starts_with(const char *p, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return (size_t)(end - p) >= n && memcmp(p, prefix, n) == 0;
+}
+
+static int is_not_frame(const fg_trace_line *l, unsigned *memory)
+{
+	(void)memory;
+	if (starts_with(l->raw, l->raw_end, "WARNING:") || starts_with(l->raw, l->raw_end, "ERROR:")) {
+		fg_trace_pass_message(l, "SystemTap's message, not a frame");
+		return FG_TRACE_SKIP;
+	}
+	if (l->pending || fg_is_space((unsigned char)l->raw[0]) || is_frame_shaped(l->start, l->end))
+		return FG_TRACE_FRAME;
+	fg_collapse_warn(l->chunk->report, l->number,
+			 "not indented like a stack frame: header line ignored");
+	return FG_TRACE_SKIP;
+}
+
 const fg_trace_rules fg_stap_rules = {
-	.is_not_frame = NULL,
+	.is_not_frame = is_not_frame,
 	.clean_frame = clean_frame,
 };

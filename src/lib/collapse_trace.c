@@ -3,12 +3,15 @@
  * fg-collapse-stap, plugged into the collapse driver (collapse.c): frames
  * one a line, leaf first, each stack ended by a count line.
  *
- * Every line is one of: blank (ignored), a count (ends the stack; with no
+ * Every line is one of: blank (ignored, but it ends a spoilt stack), a count (ends the stack; with no
  * frames before it, the sample had an empty stack and is kept as one, as
  * the original tools keep it), a line that looks like a number but is no
- * count, or holds control characters (skipped with a warning: it is
- * neither a frame nor a count), the tracer's own text (the format's rules
- * say which: DTrace's banner and messages), or a frame, which the format's
+ * whole count ("-3" of a DTrace sum, "1.5") or holds control characters
+ * (its stack is dropped with a warning, up to the next count line or blank
+ * line, where entries end: joined without the bad line, or ended there,
+ * the stack would be a made-up path, or glued to the next entry's),
+ * the tracer's own text (the format's rules say which: DTrace's and
+ * SystemTap's banners and messages), or a frame, which the format's
  * rules (collapse_dtrace.c, collapse_stap.c) turn into one or more frames
  * of the stack builder. A stack is complete only at
  * its count line, so a state keeps the pending frames from one chunk to the
@@ -36,6 +39,7 @@ typedef struct trace_config {
 struct trace_state {
 	const trace_config *config;
 	fg_trace_stack pending;    /* the pending stack; its lines are frame lines */
+	bool spoilt;               /* the pending stack had a line with control characters */
 	unsigned memory;           /* the format rules' own state */
 };
 
@@ -130,7 +134,9 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 	const char *stack;
 	size_t stack_length;
 	int rc = 0;
-	if (t->pending.too_long) {
+	if (t->spoilt) {
+		/* (warned about at its bad line) */
+	} else if (t->pending.too_long) {
 		fg_collapse_warn(chunk->report, line, "stack longer than %u bytes ignored",
 				 FG_TRACE_STACK_MAX);
 	} else if (fg_count_parse(digits, length, &count) != 0) {
@@ -139,7 +145,19 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 		rc = fg_collapse_add(chunk, line, stack, stack_length, count);
 	}
 	fg_trace_stack_clear(&t->pending);
+	t->spoilt = false;
+	t->memory = 0; /* (the driver may cut the input after a count line) */
 	return rc;
+}
+
+void fg_trace_pass_message(const fg_trace_line *line, const char *what)
+{
+	char message[160];
+	size_t n = 0;
+	for (const char *p = line->start; p < line->end && n < sizeof(message) - 1; p++)
+		message[n++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
+	message[n] = '\0';
+	fg_collapse_warn(line->chunk->report, line->number, "%s: %s", what, message);
 }
 
 /* Drops the pending frames, which no count line ended, with a warning
@@ -147,12 +165,13 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 static void drop_unended(struct trace_state *t, fg_collapse_chunk *chunk, uint64_t line,
 			 const char *where)
 {
-	if (t->pending.lines != 0)
+	if (t->pending.lines != 0 && !t->spoilt) /* (a spoilt one was reported) */
 		fg_collapse_warn(chunk->report, line,
 				 "%llu frame line%s %s, with no count line after %s, ignored",
 				 (unsigned long long)t->pending.lines, t->pending.lines == 1 ? "" : "s",
 				 where, t->pending.lines == 1 ? "it" : "them");
 	fg_trace_stack_clear(&t->pending);
+	t->spoilt = false;
 }
 
 /* One line (trimmed of its '\n'), line number `line` of the chunk. */
@@ -161,12 +180,27 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 {
 	const char *start = raw, *end = raw_end;
 	fg_trace_trim(&start, &end);
-	if (start == end)
+	if (start == end) {
+		if (t->spoilt) /* (entries are separated by blank lines) */
+			fg_trace_stack_clear(&t->pending);
+		t->spoilt = false;
 		return 0;
+	}
 	if (is_count(start, end))
 		return end_stack(t, start, (size_t)(end - start), chunk, line);
-	if (has_control(start, end) || is_number_like(start, end)) {
-		fg_collapse_warn(chunk->report, line, "neither a frame nor a count: line ignored");
+	bool control = has_control(start, end);
+	if (control || is_number_like(start, end)) {
+		if (!control && t->pending.lines == 0) {
+			/* (an empty stack's count, malformed) */
+			fg_collapse_warn(chunk->report, line, "not a whole count: line ignored");
+			return 0;
+		}
+		if (!t->spoilt)
+			fg_collapse_warn(chunk->report, line,
+					 "%s: its stack ignored, up to the next count or blank line",
+					 control ? "control characters in a frame" : "not a whole count");
+		t->spoilt = true;
+		t->pending.lines++; /* (pending: the lines after it are its frames) */
 		return 0;
 	}
 	const fg_trace_rules *rules = t->config->rules;
@@ -179,7 +213,7 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 			return 0;
 	}
 	t->pending.lines++;
-	if (t->pending.too_long)
+	if (t->pending.too_long || t->spoilt)
 		return 0;
 	int rc = rules->clean_frame(start, (size_t)(end - start), &t->config->options, &t->pending.frames);
 	return fg_trace_stack_pushed(&t->pending, rc); /* the count line says if it is too long */

@@ -44,6 +44,11 @@ typedef struct fg_trace_rules {
 			   fg_stack_builder *b);
 } fg_trace_rules;
 
+/* Passes a line of the tracer's own messages on as a warning: "WHAT:
+ * TEXT", the text in printable ASCII (it goes to a terminal), cut at 159
+ * bytes. */
+void fg_trace_pass_message(const fg_trace_line *line, const char *what);
+
 extern const fg_trace_rules fg_dtrace_rules;
 extern const fg_trace_rules fg_stap_rules;
 

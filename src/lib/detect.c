@@ -92,11 +92,14 @@ static bool is_dtrace_line(const char *line, const char *p, const char *end)
 		return true;
 	if (starts_with(p, end, "CPU") && memmem(p, (size_t)(end - p), "FUNCTION:NAME", 13) != NULL)
 		return true;
-	/* An indented frame "module`function" with no space before the '`'. */
-	if (p == line)
-		return false;
+	/* A frame "module`function" with no space before the '`': indented,
+	 * or flush left (-x stackindent=0) with no space or ';' at all (a
+	 * folded line of DTrace frames has both). */
 	const char *tick = memchr(p, '`', (size_t)(end - p));
-	return tick != NULL && tick > p && memchr(p, ' ', (size_t)(tick - p)) == NULL;
+	if (tick == NULL || tick == p || memchr(p, ' ', (size_t)(tick - p)) != NULL)
+		return false;
+	return p > line || (memchr(p, ' ', (size_t)(end - p)) == NULL &&
+			    memchr(p, ';', (size_t)(end - p)) == NULL);
 }
 
 /* SystemTap: an indented " 0xADDR : func" or " 0xADDR [module+0x...]". */

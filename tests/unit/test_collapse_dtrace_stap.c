@@ -130,14 +130,58 @@ static void test_parser(void)
 	CHECK_STR(check_warnings(), "", "parser: no warnings");
 
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n  5\n  6\n  m`b\n 1.5\n 1\n  m`c\n\n", 1),
-		  " 6\nm`a 5\nm`b 1\n", "parser: malformed lines dropped, the rest kept (an empty stack too)");
+		  " 6\nm`a 5\n", "parser: malformed lines dropped, the rest kept (an empty stack too)");
 	CHECK_STR(check_warnings(),
-		  "in:5: neither a frame nor a count: line ignored\n"
+		  "in:5: not a whole count: its stack ignored, up to the next count or blank line\n"
 		  "in:8: 1 frame line at the end, with no count line after it, ignored\n",
 		  "parser: warnings name file and line");
+	/* A count that is no whole count (a DTrace sum's -3) drops its stack,
+	 * up to the blank line that ends the entry: its frames were glued onto
+	 * the next entry's, a made-up path. */
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "  a`f\n  -3\n\n  a`g\n  2\n", 1), "a`g 2\n",
+		  "parser: a negative count drops its stack, not the next one");
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "  a`f\n  -3\n  a`g\n  2\n\n  a`h\n  1\n", 1), "a`h 1\n",
+		  "parser: ... and without a blank line, up to the next count: no made-up path");
+	CHECK_STR(collapse(FG_TRACE_STAP, " 0x1 : f+0x1/0x2 [k]\n\t1.5\n\n 0x2 : g+0x1/0x2 [k]\n\t4\n", 1),
+		  "g 4\n", "parser: a decimal count drops its stap stack");
+	CHECK_STR(check_warnings(),
+		  "in:2: not a whole count: its stack ignored, up to the next count or blank line\n",
+		  "parser: the dropped stack is reported");
+	CHECK_STR(collapse(FG_TRACE_STAP, "\t-2\n 0x2 : g+0x1/0x2 [k]\n\t4\n", 1), "g 4\n",
+		  "parser: a malformed count alone is a line ignored");
+	CHECK_STR(check_warnings(), "in:1: not a whole count: line ignored\n", "parser: ... and says so");
+	/* A frame with control characters spoils its whole stack, up to the
+	 * count line: joined without it, the stack would be a made-up path. */
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "  a`f\n  a`x\001y\n  a`h\n 5\n  a`g\n  2\n  a`\033k\n", 1),
+		  "a`g 2\n", "parser: control characters drop their stack, the next one kept");
+	CHECK_STR(check_warnings(),
+		  "in:2: control characters in a frame: its stack ignored, up to the next count or blank line\n"
+		  "in:7: control characters in a frame: its stack ignored, up to the next count or blank line\n",
+		  "parser: one warning a spoilt stack, none for its end");
 
 	CHECK_STR(collapse(FG_TRACE_STAP, "CPU ID FUNCTION:NAME\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 1),
-		  "f;CPU ID FUNCTION:NAME 1\n", "parser: no banner for stap");
+		  "f 1\n", "parser: stap: a header flush left is no frame");
+	CHECK_STR(check_warnings(), "in:1: not indented like a stack frame: header line ignored\n",
+		  "parser: stap: the header is reported");
+	/* A script's own greeting, SystemTap's messages (2>&1): no frames;
+	 * sprint_stack's frames, flush left but with offsets, and a frame
+	 * flush left inside a stack, are. */
+	CHECK_STR(collapse(FG_TRACE_STAP, "Tracing... Hit Ctrl-C to end.\n 0x1 : f+0x1/0x2 [k]\n\t3\n"
+				"WARNING: Number of errors: 0\n 0x2 : g+0x1/0x2 [k]\n\t4\n"
+				"do_work+0x4/0x20 [/tmp/a.out]\nmain\n 7\n0x401000\n\t1\n"
+				"leaf [m]\n 0x9 : mid+0x1/0x2 [k]\nERROR: oops\n 0x9 : root+0x1/0x2 [k]\n 2\n", 1),
+		  "0x401000 1\nf 3\ng 4\nmain;do_work 7\nroot;mid;leaf 2\n", "parser: stap: headers and messages are no frames");
+	CHECK_STR(check_warnings(), "in:1: not indented like a stack frame: header line ignored\n"
+		  "in:4: SystemTap's message, not a frame: WARNING: Number of errors: 0\n"
+		  "in:14: SystemTap's message, not a frame: ERROR: oops\n",
+		  "parser: stap: header and messages reported");
+	/* DTrace -x stackindent=0 prints frames flush left. */
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "unix`i86_mwait+0xd\nunix`cpu_idle+0xf1\n1641\n\n"
+				  "0xfb60b4b4\ngenunix`open+0x25\n12\nTracing, not a frame\n  a`f\n 1\n", 1),
+		  "a`f 1\ngenunix`open;0xfb60b4b4 12\nunix`cpu_idle;unix`i86_mwait 1641\n",
+		  "parser: DTrace frames flush left (stackindent=0) are frames");
+	CHECK_STR(check_warnings(), "in:8: not indented like a stack frame: header line ignored\n",
+		  "parser: ... prose flush left is still no frame");
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "dtrace: description 'x' matched 1 probe\nCPU     ID  FUNCTION:NAME\n"
 				  "  1  75195  :tick-60s\nnot a frame\n  m`a\n  m`b\ndtrace: 1 drop\n 2\n", 1),
 		  "m`b;m`a 2\n", "parser: DTrace's messages, banner, probe line and header are no frames");
@@ -167,6 +211,24 @@ static void test_parser(void)
 		if (threads == 1)
 			snprintf(first, sizeof(first), "%s", check_warnings());
 		CHECK(strcmp(first, check_warnings()) == 0, "parser: -j%u: the same warnings as -j1", threads);
+	}
+
+	/* A banner then a count line: the probe line after it is a frame
+	 * whether or not the input was cut after the count (the banner's
+	 * memory ends at a count line, where the driver may cut). */
+	for (unsigned threads = 1; threads <= 8; threads *= 2) {
+		static char banners[1 << 21];
+		size_t at = 0;
+		while (at + 200 < sizeof(banners))
+			at += (size_t)snprintf(banners + at, sizeof(banners) - at,
+					       "CPU     ID                    FUNCTION:NAME\n  5\n"
+					       "  0  64091                        :tick-60s\n  a`f\n  1\n");
+		static char first[256];
+		const char *out = collapse(FG_TRACE_DTRACE, banners, threads);
+		if (threads == 1)
+			snprintf(first, sizeof(first), "%s", out != NULL ? out : "");
+		CHECK(out != NULL && strcmp(out, first) == 0 && strstr(first, "tick-60s") != NULL,
+		      "parser: -j%u: a probe line after a count is a frame, whatever the cuts", threads);
 	}
 
 	/* Threads: a text large enough to be cut, the same stacks and warnings. */
