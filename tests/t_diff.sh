@@ -157,3 +157,12 @@ for c in $(seq 0 19); do
 	cmp -s "$TMP/e$c" "$TMP/o$c" || bad="$bad $c"
 done
 check_eq "-n: exact against rational arithmetic (20 random profiles up to 2^64-1)" "" "$bad"
+
+# A write that fails midway (the output larger than a buffer) names the
+# output and the reason, as a failure at the end does.
+awk 'BEGIN { for (i = 0; i < 30000; i++) print "main;f" i ";g" i, 5 }' >"$TMP/wide.folded"
+check_failure "fg-diff: a full disk midway names <stdout> and why" 2 "^fg-diff: <stdout>: write failed: No space left on device$" \
+	sh -c '"$1" "$2" "$2" >/dev/full' sh "$D" "$TMP/wide.folded"
+check_failure "fg-diff -o: past ulimit -f midway names the file and why" 2 "^fg-diff: $TMP/limited: write failed: File too large$" \
+	sh -c 'ulimit -f 64; "$1" -o "$3" "$2" "$2"' sh "$D" "$TMP/wide.folded" "$TMP/limited"
+check "fg-diff -o: ... and leaves no file" test ! -e "$TMP/limited"

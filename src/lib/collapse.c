@@ -568,14 +568,7 @@ int fg_collapse_write(fg_collapse *c, const char *output, fg_error *err)
 	/* No stack: nothing is written either (a cron job keeps its old file). */
 	if (fg_stacks_size(stacks) == 0)
 		return fg_fail(err, FG_EEMPTY, "no stacks found in the input");
-	fg_output *out = fg_output_open(output, err);
-	if (out == NULL)
-		return err != NULL && err->code != 0 ? err->code : FG_EIO;
-	if (fg_stacks_write(stacks, 1, out) == FG_ENOMEM) {
-		fg_output_abort(out);
-		return fg_fail(err, FG_ENOMEM, "out of memory");
-	}
-	return fg_output_commit(out, err); /* reports write errors too */
+	return fg_stacks_save(stacks, 1, output, err);
 }
 
 int fg_collapse_run(fg_collapse *c, const char *const *paths, size_t count, const char *output,

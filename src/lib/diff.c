@@ -170,18 +170,8 @@ int fg_diff_run(const char *before, const char *after, const char *output,
 		rc = fg_diff_normalize(stacks, options, err);
 	if (rc == 0 && fg_stacks_size(stacks) == 0)
 		rc = fg_fail(err, FG_EEMPTY, "no valid input in %s or %s", before, after);
-	if (rc == 0) {
-		fg_output *out = fg_output_open(output, err);
-		rc = out ? fg_stacks_write(stacks, 2, out) : err->code;
-		if (out != NULL && rc != 0)
-			fg_output_abort(out);
-		else if (out != NULL)
-			rc = fg_output_commit(out, err);
-		if (rc == FG_ENOMEM)
-			fg_fail(err, rc, "out of memory");
-		else if (rc != 0 && err->code == 0)
-			fg_fail(err, rc, "write failed");
-	}
+	if (rc == 0)
+		rc = fg_stacks_save(stacks, 2, output, err);
 	fg_stacks_free(stacks);
 	return rc;
 }

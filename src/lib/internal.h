@@ -187,6 +187,11 @@ static inline int fg_stack_builder_push_inline(fg_stack_builder *b, const char *
 	return fg_stack_builder_push(b, frame, length);
 }
 
+/* fg_stacks_write into `output` (NULL or "-": stdout), atomically: out of
+ * memory or a write that fails leaves an -o file as it was, and the error
+ * names the output and why (stacks.c). 0, FG_ENOMEM or FG_EIO. */
+int fg_stacks_save(const fg_stacks *stacks, int columns, const char *output, fg_error *err);
+
 /* The entry of a stack in a table, or NULL (stacks.c). */
 const fg_stack_entry *fg_stacks_find(const fg_stacks *stacks, const char *stack,
 				     size_t length);

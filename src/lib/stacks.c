@@ -183,6 +183,18 @@ int fg_stacks_write(const fg_stacks *s, int columns, fg_output *out)
 	return rc;
 }
 
+int fg_stacks_save(const fg_stacks *s, int columns, const char *output, fg_error *err)
+{
+	fg_output *out = fg_output_open(output, err);
+	if (out == NULL)
+		return err != NULL && err->code != 0 ? err->code : FG_EIO;
+	if (fg_stacks_write(s, columns, out) == FG_ENOMEM) {
+		fg_output_abort(out);
+		return fg_fail(err, FG_ENOMEM, "out of memory");
+	}
+	return fg_output_commit(out, err); /* reports write errors too */
+}
+
 /* ------------------------------------------------------------ the builder */
 
 void fg_stack_builder_init(fg_stack_builder *b)
