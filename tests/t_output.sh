@@ -99,9 +99,33 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 		fail "$p: past ulimit -f: exit 2, FILE kept, no temporary file" "status $status" "$(ls -a "$TMP")" "$err"
 	fi
 	rm -f "$TMP"/.kept.*
-	# -o '': a clear message, exit 2.
-	check_failure "$p: -o '' says the file name is empty" 2 'empty file name' \
-		"$exe" -o '' "${args[@]}"
+	# -o '': a usage error, before any input is read.
+	check_failure "$p: -o '' is a usage error, found before the input" 1 'an empty file name for --output' \
+		timeout 10 "$exe" -o '' "$TMP/fifo"
+	# A dangling link: the file it names is created, the link stays.
+	rm -f "$TMP/dangling" "$TMP/made"
+	ln -s made "$TMP/dangling"
+	"$exe" -o "$TMP/dangling" "${args[@]}" 2>"$TMP/err"
+	if [ -L "$TMP/dangling" ] && cmp -s "$TMP/expected" "$TMP/made"; then
+		pass "$p: -o DANGLING-LINK creates the file the link names"
+	else
+		fail "$p: -o DANGLING-LINK creates the file the link names" "$(ls -l "$TMP/dangling" "$TMP/made" 2>&1)"
+	fi
+	# /dev/stdout when the shell appends to a file: appended to, not
+	# replaced (the file behind it kept what was written before).
+	printf 'before\n' >"$TMP/log"
+	"$exe" -o /dev/stdout "${args[@]}" >>"$TMP/log" 2>/dev/null
+	if [ "$(head -n 1 "$TMP/log")" = before ] && tail -n +2 "$TMP/log" | cmp -s - "$TMP/expected"; then
+		pass "$p: -o /dev/stdout >> FILE appends to FILE"
+	else
+		fail "$p: -o /dev/stdout >> FILE appends to FILE" "$(head -c 200 "$TMP/log")"
+	fi
+	check_failure "$p: -o /dev/fd/N of a closed descriptor: an error" 2 '/dev/fd/9: Bad file descriptor' \
+		"$exe" -o /dev/fd/9 "${args[@]}"
+	# stdin closed: "-" fails as closed, instead of reading again the
+	# file that took its descriptor.
+	check_failure "$p: - with stdin closed: Bad file descriptor" 2 '<stdin>: Bad file descriptor' \
+		sh -c 'exe=$1; shift; exec "$exe" "$@" - <&-' sh "$exe" "${args[@]:1}"
 done
 
 # --cp: palette.map is written only once the SVG is in place; a run whose

@@ -88,25 +88,89 @@ void fg_output_remove_temporaries(void)
 }
 
 /*
+ * The descriptor a path names in this process, -1 if none: /dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N. On Linux these are links to
+ * the file behind the descriptor: replaced, that file would lose what
+ * the shell wrote before (">> app.log") and the shell's descriptor would
+ * be left on the old one. They mean the descriptor, as "-" means stdout.
+ */
+static int descriptor_of(const char *path)
+{
+	if (strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	const char *digits = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
+			     : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14 : NULL;
+	if (digits == NULL || !fg_is_digit((unsigned char)*digits))
+		return -1;
+	long n = 0;
+	for (; fg_is_digit((unsigned char)*digits) && n <= INT_MAX / 10; digits++)
+		n = n * 10 + (*digits - '0');
+	return *digits == '\0' && n <= INT_MAX ? (int)n : -1;
+}
+
+/* A dangling symbolic link's end: the path the last link of the chain
+ * names (relative to that link's directory), to create; NULL (errno set)
+ * if the chain is too long. */
+static char *dangling_end(const char *path)
+{
+	char *at = strdup(path);
+	for (int hops = 0; at != NULL; hops++) {
+		struct stat st;
+		if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode))
+			return at;
+		if (hops == 40) {
+			free(at);
+			errno = ELOOP;
+			return NULL;
+		}
+		char link[PATH_MAX];
+		ssize_t n = readlink(at, link, sizeof(link) - 1);
+		if (n < 0) {
+			free(at);
+			return NULL;
+		}
+		link[n] = '\0';
+		const char *slash = strrchr(at, '/');
+		size_t dir = link[0] != '/' && slash != NULL ? (size_t)(slash - at) + 1 : 0;
+		char *next = malloc(dir + (size_t)n + 1);
+		if (next != NULL) {
+			memcpy(next, at, dir);
+			memcpy(next + dir, link, (size_t)n + 1);
+		}
+		free(at);
+		at = next;
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+/*
  * The file to replace: path itself, or for a symbolic link the file it
- * points to (the link stays a link). *through is set when the target
- * exists and is not a regular file (a FIFO, /dev/null, a terminal): such a
- * file is written to directly, as a shell redirection would.
+ * points to (the link stays a link), or would point to once created (a
+ * dangling link, as a shell redirection creates it). *through is set when
+ * the target exists and is not a regular file (a FIFO, /dev/null, a
+ * terminal): such a file is written to directly, as a shell redirection
+ * would.
  */
 static char *resolve_target(const char *path, bool *through, fg_error *err)
 {
 	struct stat st;
 	*through = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 	char *target = NULL;
-	if (!*through && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
-	    (target = realpath(path, NULL)) == NULL && errno != ENOENT) {
-		fg_fail(err, errno == ENOMEM ? FG_ENOMEM : FG_EIO, "%s: %s", path,
-			errno == ENOMEM ? "out of memory" : strerror(errno));
-		return NULL;
+	if (!*through && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		target = realpath(path, NULL);
+		if (target == NULL && errno == ENOENT)
+			target = dangling_end(path);
+		if (target == NULL) {
+			fg_fail(err, errno == ENOMEM ? FG_ENOMEM : FG_EIO, "%s: %s", path,
+				errno == ENOMEM ? "out of memory" : strerror(errno));
+			return NULL;
+		}
+		return target;
 	}
-	/* A dangling link: create the file it names, through the link. */
-	if (target == NULL)
-		target = strdup(path);
+	target = strdup(path);
 	if (target == NULL)
 		fg_fail(err, FG_ENOMEM, "%s: out of memory", path);
 	return target;
@@ -132,6 +196,23 @@ fg_output *fg_output_open(const char *path, fg_error *err)
 		fg_fail(err, FG_EIO, "cannot write to an empty file name");
 		release(out);
 		return NULL;
+	}
+	int descriptor = descriptor_of(path);
+	if (descriptor >= 0) {
+		/* (a copy: committing closes it, not the caller's) */
+		out->fd = fcntl(descriptor, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		if (out->fd < 0) {
+			fg_fail(err, FG_EIO, "%s: %s", path, strerror(errno));
+			release(out);
+			return NULL;
+		}
+		out->path = strdup(path);
+		if (out->path == NULL) {
+			fg_fail(err, FG_ENOMEM, "%s: out of memory", path);
+			fg_output_abort(out);
+			return NULL;
+		}
+		return out;
 	}
 	bool through;
 	out->fd = -1;

@@ -2,6 +2,7 @@
  * cli.c - option parsing and messages shared by the fg programs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -23,6 +25,18 @@ static void remove_temporaries_and_die(int sig)
 
 void cli_start(void)
 {
+	/* A standard descriptor closed by the caller ("<&-") would be the
+	 * next file opened: "-" would then read the first input again, and
+	 * stdout would write into a file opened for reading. Each is held by
+	 * /dev/null opened the other way, so it fails as closed (EBADF). */
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int held = open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+			if (held >= 0 && held != fd) {
+				dup2(held, fd);
+				close(held);
+			}
+		}
 	signal(SIGPIPE, SIG_DFL);
 	/* Past the file size limit (ulimit -f), a write fails (EFBIG) and is
 	 * reported like any other, the temporary file removed, instead of the
@@ -143,6 +157,8 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 		*(bool *)o->target = true;
 		break;
 	case CLI_STRING:
+		if (*value == '\0' && strcmp(o->name, "output") == 0)
+			usage_error(c, "%s", "an empty file name for --output");
 		*(const char **)o->target = value;
 		break;
 	case CLI_INT: {
