@@ -82,11 +82,12 @@ printf ' 5\nmain;idle 1\nmain;work 2.5\nmain;work;compute 7\n' >"$TMP/want"
 check_same "folded: equal stacks summed (decimals too), sorted, the empty stack kept" "$TMP/want" "$TMP/out"
 check "folded: ' 5' decides nothing, the next line does" grep -q 'folded-empty-first.txt:2: folded' "$TMP/err"
 # Only empty stacks: no line tells, but folded or a trace capture of empty
-# stacks would give the same lines, so it is read as folded.
-printf ' 5\n\n 3\n' >"$TMP/empty-only.folded"
+# stacks give the same stacks: read as a capture, each count an empty
+# stack however far it is indented (read as folded, a frame of spaces).
+printf ' 5\n\n 3\n              12\n' >"$TMP/empty-only.folded"
 "$AUTO" -v "$TMP/empty-only.folded" >"$TMP/out" 2>"$TMP/err"
-check_eq "folded: a file of only empty stacks is summed" " 8" "$(cat "$TMP/out")"
-check "folded: only empty stacks: -v names the first count line" grep -q 'empty-only.folded:1: folded' "$TMP/err"
+check_eq "counts alone: summed as empty stacks" " 20" "$(cat "$TMP/out")"
+check "counts alone: -v names the first count line" grep -q 'empty-only.folded:1: dtrace' "$TMP/err"
 if have_reference; then
 	# A collapser's output, shuffled and doubled: fg-collapse gives it back summed.
 	exp=$REFERENCE/collapse-perf/expected
@@ -180,3 +181,16 @@ head -c 100000 /dev/urandom >"$TMP/random.bin"
 "$AUTO" "$TMP/random.bin" >/dev/null 2>&1
 status=$?
 check "random bytes do not crash" test "$status" -lt 3
+
+# The hint about other events names the program that has the option:
+# fg-collapse has no --event-filter.
+"$AUTO" "$FIXTURES/perf/real-tracepoint.perf" 2>"$TMP/hint.err" >/dev/null
+check "fg-collapse: the event hint names fg-collapse-perf --event-filter" \
+	grep -q 'is collapsed (see fg-collapse-perf --event-filter)$' "$TMP/hint.err"
+
+# An input of blank lines only holds nothing, as an empty one: skipped,
+# not a format that cannot be told.
+printf 'a;b 3\n' >"$TMP/one.folded"
+printf '\n  \n\t\r\n' >"$TMP/blank.txt"
+check_eq "fg-collapse: blank lines only are an empty input, skipped" "a;b 3" \
+	"$("$AUTO" "$TMP/one.folded" "$TMP/blank.txt" 2>&1)"

@@ -91,7 +91,7 @@ check_eq "first 10 warnings, then a count" "11 junk.perf:11: unrecognized line: 
 
 "$PERF" "$FIX/real-tracepoint.perf" 2>&1 >/dev/null | sed "s|$FIX/||" >"$TMP/err"
 check_eq "a second event is reported once" \
-	"fg-collapse-perf: real-tracepoint.perf:18: skipping samples of event syscalls:sys_enter_write: only the first event, syscalls:sys_enter_read, is collapsed (see --event-filter)" \
+	"fg-collapse-perf: real-tracepoint.perf:18: skipping samples of event syscalls:sys_enter_write: only the first event, syscalls:sys_enter_read, is collapsed (see fg-collapse-perf --event-filter)" \
 	"$(cat "$TMP/err")"
 
 # perf script --show-task-events: side-band records ("PERF_RECORD_COMM:")

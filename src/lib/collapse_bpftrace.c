@@ -100,11 +100,18 @@ static int clean_trimmed(const char *start, const char *end, bool include_offset
 		}
 	}
 
-	/* A trailing " (module)": always in perf mode, else after "+OFF". */
+	/* A trailing " (module)": always in perf mode, else after "+OFF". Its
+	 * '(' is the one the last ')' closes: a module replaced since it was
+	 * loaded is "(/usr/lib/libx.so.1 (deleted))". */
 	if (end[-1] == ')' && end - start > 3) {
 		const char *open = end - 1;
-		while (open > start && *open != '(')
+		for (size_t depth = 1; open > start && depth > 0;) {
 			open--;
+			if (*open == ')')
+				depth++;
+			else if (*open == '(')
+				depth--;
+		}
 		if (open - start >= 2 && open[-1] == ' ') {
 			const char *before = open - 1;
 			const char *digits = before;

@@ -456,7 +456,7 @@ static int on_header(perf_state *s, const fg_perf_header *h)
 			fg_perf_quote(c->filter, c->filter_length, first);
 			fg_collapse_warn_once(s->chunk->report, ONCE_FILTER, s->line,
 					      "skipping samples of event %s: only the first "
-					      "event, %s, is collapsed (see --event-filter)",
+					      "event, %s, is collapsed (see fg-collapse-perf --event-filter)",
 					      event, first);
 		}
 		return 0;

@@ -242,12 +242,13 @@ fg_format fg_format_detect(const char *text, size_t length, bool complete, uint6
 			*line_number = weak_line;
 		return FG_FORMAT_DTRACE;
 	}
-	/* Nothing but indented counts: folded empty stacks (" 5"), which a
-	 * DTrace or SystemTap capture of empty stacks would also give. */
+	/* Nothing but indented counts: a DTrace or SystemTap capture of empty
+	 * stacks, each count an empty stack, as folded empty stacks (" 5")
+	 * are too. Read as folded, "    5" would be a frame of spaces. */
 	if (complete && first_count != 0 && !any_frame) {
 		if (line_number != NULL)
 			*line_number = first_count;
-		return FG_FORMAT_FOLDED;
+		return FG_FORMAT_DTRACE;
 	}
 	return FG_FORMAT_UNKNOWN;
 }
@@ -278,6 +279,15 @@ fg_collapse *fg_format_collapse_new(fg_format format, unsigned threads, const fg
 	}
 }
 
+/* Whether [bytes, bytes + length) is only white space (or nothing). */
+static bool blank(const char *bytes, size_t length)
+{
+	for (size_t i = 0; i < length; i++)
+		if (!fg_is_space((unsigned char)bytes[i]))
+			return false;
+	return true;
+}
+
 /* The format of an open input: forced, or detected from its first bytes. */
 static int input_format(fg_input *in, fg_format forced, fg_format *format, uint64_t *line,
 			fg_error *err)
@@ -299,8 +309,8 @@ static int input_format(fg_input *in, fg_format forced, fg_format *format, uint6
 		if (*format != FG_FORMAT_UNKNOWN)
 			return 0;
 		if (complete) {
-			if (length == 0)
-				return 0; /* empty: any format reads it */
+			if (rc == 1 && blank(bytes, length))
+				return 0; /* empty, or blank lines: any format reads it */
 			return fg_fail(err, FG_EINVAL,
 				       "%s: cannot tell the format%s: is it perf script, DTrace, "
 				       "SystemTap, bpftrace or folded stacks? (--format NAME "
