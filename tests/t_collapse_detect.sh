@@ -82,12 +82,16 @@ printf ' 5\nmain;idle 1\nmain;work 2.5\nmain;work;compute 7\n' >"$TMP/want"
 check_same "folded: equal stacks summed (decimals too), sorted, the empty stack kept" "$TMP/want" "$TMP/out"
 check "folded: ' 5' decides nothing, the next line does" grep -q 'folded-empty-first.txt:2: folded' "$TMP/err"
 # Only empty stacks: no line tells, but folded or a trace capture of empty
-# stacks give the same stacks: read as a capture, each count an empty
-# stack however far it is indented (read as folded, a frame of spaces).
+# stacks give the same stacks: read as folded, each count an empty stack
+# however far it is indented (not a frame of spaces), and such a file
+# goes with other folded files.
 printf ' 5\n\n 3\n              12\n' >"$TMP/empty-only.folded"
 "$AUTO" -v "$TMP/empty-only.folded" >"$TMP/out" 2>"$TMP/err"
 check_eq "counts alone: summed as empty stacks" " 20" "$(cat "$TMP/out")"
-check "counts alone: -v names the first count line" grep -q 'empty-only.folded:1: dtrace' "$TMP/err"
+check "counts alone: -v names the first count line" grep -q 'empty-only.folded:1: folded' "$TMP/err"
+printf 'main;foo 3\n' >"$TMP/one-stack.folded"
+check_eq "counts alone, then a folded file: both read" " 20
+main;foo 3" "$("$AUTO" "$TMP/empty-only.folded" "$TMP/one-stack.folded" 2>&1)"
 if have_reference; then
 	# A collapser's output, shuffled and doubled: fg-collapse gives it back summed.
 	exp=$REFERENCE/collapse-perf/expected

@@ -54,7 +54,9 @@ refused "invalid UTF-8" 'work\tg_extra=data-x="\xff\xfe"' 'data-x="'
 
 refused "an id the viewer's elements use (fg-data)" 'work\tid=fg-data' 'id="fg-data"[^>]*><title>work'
 refused "an id the viewer's elements use (details)" 'work\tid=details' 'id="details"[^>]*><title>work'
-refused "an id of a button the viewer adds (next-match)" 'work\tid=next-match' 'id="next-match"[^>]*><title>work'
+for id in prev-match next-match clear-search; do
+	refused "an id of a button the viewer adds ($id)" "work\tid=$id" "id=\"$id\"[^>]*><title>work"
+done
 refused "an id in an extra" 'work\tg_extra=id="frames"' 'id="frames"[^>]*><title>work'
 
 # What stays allowed.

@@ -120,6 +120,28 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	else
 		fail "$p: -o /dev/stdout >> FILE appends to FILE" "$(head -c 200 "$TMP/log")"
 	fi
+	# ... however the file behind stdout is named.
+	ln -sf /dev/stdout "$TMP/my-stdout"
+	for name in /dev//stdout "$TMP/my-stdout"; do
+		printf 'before\n' >"$TMP/log"
+		"$exe" -o "$name" "${args[@]}" >>"$TMP/log" 2>/dev/null
+		if [ "$(head -n 1 "$TMP/log")" = before ] && tail -n +2 "$TMP/log" | cmp -s - "$TMP/expected"; then
+			pass "$p: -o $name >> FILE appends to FILE"
+		else
+			fail "$p: -o $name >> FILE appends to FILE" "$(head -c 200 "$TMP/log")"
+		fi
+	done
+	# A chain of links, dangling at its end in another directory.
+	mkdir -p "$TMP/far"
+	rm -f "$TMP/far/made" "$TMP/far/hop" "$TMP/first-hop"
+	ln -s made "$TMP/far/hop"
+	ln -s far/hop "$TMP/first-hop"
+	"$exe" -o "$TMP/first-hop" "${args[@]}" 2>/dev/null
+	if [ -L "$TMP/first-hop" ] && [ -L "$TMP/far/hop" ] && cmp -s "$TMP/expected" "$TMP/far/made"; then
+		pass "$p: -o through a chain of links, dangling in another directory"
+	else
+		fail "$p: -o through a chain of links, dangling in another directory" "$(ls -lR "$TMP/far" "$TMP/first-hop" 2>&1)"
+	fi
 	check_failure "$p: -o /dev/fd/N of a closed descriptor: an error" 2 '/dev/fd/9: Bad file descriptor' \
 		"$exe" -o /dev/fd/9 "${args[@]}"
 	# stdin closed: "-" fails as closed, instead of reading again the

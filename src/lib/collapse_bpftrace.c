@@ -102,16 +102,21 @@ static int clean_trimmed(const char *start, const char *end, bool include_offset
 
 	/* A trailing " (module)": always in perf mode, else after "+OFF". Its
 	 * '(' is the one the last ')' closes: a module replaced since it was
-	 * loaded is "(/usr/lib/libx.so.1 (deleted))". */
+	 * loaded is "(/usr/lib/libx.so.1 (deleted))"; where none does (a ')'
+	 * in the path), the last '('. */
 	if (end[-1] == ')' && end - start > 3) {
 		const char *open = end - 1;
-		for (size_t depth = 1; open > start && depth > 0;) {
+		size_t depth = 1;
+		while (open > start && depth > 0) {
 			open--;
 			if (*open == ')')
 				depth++;
 			else if (*open == '(')
 				depth--;
 		}
+		if (depth > 0)
+			for (open = end - 1; open > start && *open != '(';)
+				open--;
 		if (open - start >= 2 && open[-1] == ' ') {
 			const char *before = open - 1;
 			const char *digits = before;

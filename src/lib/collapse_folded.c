@@ -2,7 +2,10 @@
  * collapse_folded.c - already folded stacks on the collapse driver, for
  * fg-collapse: every "STACK COUNT" line is added to the table, so equal
  * stacks are summed and the output is sorted like any collapser's. Each
- * line is a record, so the driver may cut the input anywhere.
+ * line is a record, so the driver may cut the input anywhere. A stack of
+ * white space only ("      5": a DTrace or SystemTap capture of empty
+ * stacks, which detection takes for folded) is the empty stack, not a
+ * frame of spaces.
  */
 #include <stdlib.h>
 
@@ -41,7 +44,9 @@ static int parse(void *state, fg_collapse_chunk *chunk)
 		} else if (folded.differential) {
 			fg_collapse_warn(chunk->report, line,
 					 "two counts (a differential line, for fg-render): line ignored");
-		} else if ((rc = fg_collapse_add(chunk, line, folded.stack, folded.stack_length,
+		} else if ((rc = fg_collapse_add(chunk, line, folded.stack,
+						 fg_is_blank(folded.stack, folded.stack_length)
+							 ? 0 : folded.stack_length,
 						 folded.count)) != 0) {
 			chunk->lines = line;
 			return rc;

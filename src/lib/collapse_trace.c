@@ -6,10 +6,12 @@
  * Every line is one of: blank (ignored, but it ends a spoilt stack), a count (ends the stack; with no
  * frames before it, the sample had an empty stack and is kept as one, as
  * the original tools keep it), a line that looks like a number but is no
- * whole count ("-3" of a DTrace sum, "1.5") or holds control characters
- * (its stack is dropped with a warning, up to the next count line or blank
- * line, where entries end: joined without the bad line, or ended there,
- * the stack would be a made-up path, or glued to the next entry's),
+ * whole count ("-3" of a DTrace sum, "1.5": it stands where a count goes,
+ * so it ends its stack, which is dropped with a warning, instead of being
+ * glued to the next entry's frames), a line with control characters (a
+ * frame gone bad: its stack is dropped with a warning, up to the next
+ * count line or blank line, where entries end, rather than joined without
+ * it, a made-up path),
  * the tracer's own text (the format's rules say which: DTrace's and
  * SystemTap's banners and messages), or a frame, which the format's
  * rules (collapse_dtrace.c, collapse_stap.c) turn into one or more frames
@@ -150,6 +152,16 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 	return rc;
 }
 
+bool fg_trace_is_prose(const char *start, const char *end)
+{
+	if (end - start == 2 && start[0] == '^' && start[1] == 'C')
+		return true;
+	for (const char *p = start; p < end; p++)
+		if (*p == ' ' || *p == '\t')
+			return true;
+	return false;
+}
+
 void fg_trace_pass_message(const fg_trace_line *line, const char *what)
 {
 	char message[160];
@@ -188,17 +200,24 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 	}
 	if (is_count(start, end))
 		return end_stack(t, start, (size_t)(end - start), chunk, line);
-	bool control = has_control(start, end);
-	if (control || is_number_like(start, end)) {
-		if (!control && t->pending.lines == 0) {
-			/* (an empty stack's count, malformed) */
+	if (is_number_like(start, end)) {
+		/* Where a count goes: it ends its stack, dropped. */
+		if (t->spoilt)
+			; /* (reported at its bad line) */
+		else if (t->pending.lines == 0)
 			fg_collapse_warn(chunk->report, line, "not a whole count: line ignored");
-			return 0;
-		}
-		if (!t->spoilt)
+		else
 			fg_collapse_warn(chunk->report, line,
-					 "%s: its stack ignored, up to the next count or blank line",
-					 control ? "control characters in a frame" : "not a whole count");
+					 "not a whole count: the stack it ends (%llu frame line%s) ignored",
+					 (unsigned long long)t->pending.lines, t->pending.lines == 1 ? "" : "s");
+		fg_trace_stack_clear(&t->pending);
+		t->spoilt = false;
+		return 0;
+	}
+	if (has_control(start, end)) {
+		if (!t->spoilt)
+			fg_collapse_warn(chunk->report, line, "control characters in a frame: its stack "
+					 "ignored, up to the next count or blank line");
 		t->spoilt = true;
 		t->pending.lines++; /* (pending: the lines after it are its frames) */
 		return 0;

@@ -44,6 +44,16 @@ typedef struct fg_trace_rules {
 			   fg_stack_builder *b);
 } fg_trace_rules;
 
+/*
+ * Whether a trimmed line flush left, where a stack is about to start and
+ * not shaped like a frame of the format, is text around the stacks
+ * (skipped) rather than a frame named without decoration (a script's
+ * symname() output, a Java frame of jstack): it has white space inside
+ * ("Tracing... Hit Ctrl-C to end.", a banner) or is the terminal's "^C".
+ * Symbol names have no white space.
+ */
+bool fg_trace_is_prose(const char *start, const char *end);
+
 /* Passes a line of the tracer's own messages on as a warning: "WHAT:
  * TEXT", the text in printable ASCII (it goes to a terminal), cut at 159
  * bytes. */

@@ -242,13 +242,14 @@ fg_format fg_format_detect(const char *text, size_t length, bool complete, uint6
 			*line_number = weak_line;
 		return FG_FORMAT_DTRACE;
 	}
-	/* Nothing but indented counts: a DTrace or SystemTap capture of empty
-	 * stacks, each count an empty stack, as folded empty stacks (" 5")
-	 * are too. Read as folded, "    5" would be a frame of spaces. */
+	/* Nothing but indented counts: folded empty stacks (" 5"), which a
+	 * DTrace or SystemTap capture of empty stacks also is (fg-collapse's
+	 * folded parser reads "    5" as an empty stack too, not a frame of
+	 * spaces). */
 	if (complete && first_count != 0 && !any_frame) {
 		if (line_number != NULL)
 			*line_number = first_count;
-		return FG_FORMAT_DTRACE;
+		return FG_FORMAT_FOLDED;
 	}
 	return FG_FORMAT_UNKNOWN;
 }

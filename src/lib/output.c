@@ -88,22 +88,35 @@ void fg_output_remove_temporaries(void)
 }
 
 /*
- * The descriptor a path names in this process, -1 if none: /dev/stdout,
- * /dev/stderr, /dev/fd/N, /proc/self/fd/N. On Linux these are links to
- * the file behind the descriptor: replaced, that file would lose what
- * the shell wrote before (">> app.log") and the shell's descriptor would
- * be left on the old one. They mean the descriptor, as "-" means stdout.
+ * The descriptor a path names in this process, -1 if none: /dev/stdin,
+ * /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, or any other name
+ * of the regular file that stdout or stderr is open on (/dev//stdout, a
+ * link to /dev/stdout, /proc/thread-self/fd/1). On Linux the first are
+ * links to the file behind the descriptor: replaced, that file would lose
+ * what the shell wrote before (">> app.log") and the shell's descriptor
+ * would be left on the old one. They mean the descriptor, as "-" means
+ * stdout.
  */
 static int descriptor_of(const char *path)
 {
+	if (strcmp(path, "/dev/stdin") == 0)
+		return STDIN_FILENO;
 	if (strcmp(path, "/dev/stdout") == 0)
 		return STDOUT_FILENO;
 	if (strcmp(path, "/dev/stderr") == 0)
 		return STDERR_FILENO;
 	const char *digits = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
 			     : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14 : NULL;
-	if (digits == NULL || !fg_is_digit((unsigned char)*digits))
+	if (digits == NULL || !fg_is_digit((unsigned char)*digits)) {
+		struct stat named, open;
+		if (stat(path, &named) != 0 || !S_ISREG(named.st_mode))
+			return -1;
+		for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+			if (fstat(fd, &open) == 0 && open.st_dev == named.st_dev &&
+			    open.st_ino == named.st_ino)
+				return fd;
 		return -1;
+	}
 	long n = 0;
 	for (; fg_is_digit((unsigned char)*digits) && n <= INT_MAX / 10; digits++)
 		n = n * 10 + (*digits - '0');

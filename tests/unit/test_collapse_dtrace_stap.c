@@ -130,22 +130,24 @@ static void test_parser(void)
 	CHECK_STR(check_warnings(), "", "parser: no warnings");
 
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`a\n  5\n  6\n  m`b\n 1.5\n 1\n  m`c\n\n", 1),
-		  " 6\nm`a 5\n", "parser: malformed lines dropped, the rest kept (an empty stack too)");
+		  " 7\nm`a 5\n", "parser: malformed lines dropped, the rest kept (an empty stack too)");
 	CHECK_STR(check_warnings(),
-		  "in:5: not a whole count: its stack ignored, up to the next count or blank line\n"
+		  "in:5: not a whole count: the stack it ends (1 frame line) ignored\n"
 		  "in:8: 1 frame line at the end, with no count line after it, ignored\n",
 		  "parser: warnings name file and line");
-	/* A count that is no whole count (a DTrace sum's -3) drops its stack,
-	 * up to the blank line that ends the entry: its frames were glued onto
-	 * the next entry's, a made-up path. */
+	/* A count that is no whole count (a DTrace sum's -3) ends its stack,
+	 * dropped: its frames were glued onto the next entry's, a made-up
+	 * path. The next entry is kept, blank line between them or not (stap
+	 * scripts print none). */
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  a`f\n  -3\n\n  a`g\n  2\n", 1), "a`g 2\n",
 		  "parser: a negative count drops its stack, not the next one");
-	CHECK_STR(collapse(FG_TRACE_DTRACE, "  a`f\n  -3\n  a`g\n  2\n\n  a`h\n  1\n", 1), "a`h 1\n",
-		  "parser: ... and without a blank line, up to the next count: no made-up path");
-	CHECK_STR(collapse(FG_TRACE_STAP, " 0x1 : f+0x1/0x2 [k]\n\t1.5\n\n 0x2 : g+0x1/0x2 [k]\n\t4\n", 1),
-		  "g 4\n", "parser: a decimal count drops its stap stack");
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "  a`f\n  -3\n  a`g\n  2\n", 1), "a`g 2\n",
+		  "parser: ... without a blank line too");
+	CHECK_STR(collapse(FG_TRACE_STAP, " 0x1 : f+0x1/0x2 [k]\n 0x2 : m+0x1/0x2 [k]\n\t1.5\n"
+				" 0x3 : g+0x1/0x2 [k]\n 0x2 : m+0x1/0x2 [k]\n\t4\n", 1),
+		  "m;g 4\n", "parser: a decimal count drops its stap stack, not the next one");
 	CHECK_STR(check_warnings(),
-		  "in:2: not a whole count: its stack ignored, up to the next count or blank line\n",
+		  "in:3: not a whole count: the stack it ends (2 frame lines) ignored\n",
 		  "parser: the dropped stack is reported");
 	CHECK_STR(collapse(FG_TRACE_STAP, "\t-2\n 0x2 : g+0x1/0x2 [k]\n\t4\n", 1), "g 4\n",
 		  "parser: a malformed count alone is a line ignored");
@@ -182,6 +184,15 @@ static void test_parser(void)
 		  "parser: DTrace frames flush left (stackindent=0) are frames");
 	CHECK_STR(check_warnings(), "in:8: not indented like a stack frame: header line ignored\n",
 		  "parser: ... prose flush left is still no frame");
+	/* Names alone flush left (a script's symname(), jstack's Java frames
+	 * with stackindent=0) are frames; white space or "^C" makes a line
+	 * flush left text around the stacks. */
+	CHECK_STR(collapse(FG_TRACE_STAP, "schedule\ndo_syscall_64\n\t5\nvfs_read\nksys_read\n\t3\n", 1),
+		  "do_syscall_64;schedule 5\nksys_read;vfs_read 3\n", "parser: stap: names alone flush left are frames");
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "^C\njava/lang/Thread.sleep(J)V\nlibjvm.so`JVM_Sleep+0x1\n5\n", 1),
+		  "libjvm.so`JVM_Sleep;java/lang/Thread.sleep(J)V 5\n", "parser: dtrace: a Java frame flush left is a frame");
+	CHECK_STR(check_warnings(), "in:1: not indented like a stack frame: header line ignored\n",
+		  "parser: dtrace: ^C flush left is not");
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "dtrace: description 'x' matched 1 probe\nCPU     ID  FUNCTION:NAME\n"
 				  "  1  75195  :tick-60s\nnot a frame\n  m`a\n  m`b\ndtrace: 1 drop\n 2\n", 1),
 		  "m`b;m`a 2\n", "parser: DTrace's messages, banner, probe line and header are no frames");
