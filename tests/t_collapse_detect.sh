@@ -198,3 +198,9 @@ printf 'a;b 3\n' >"$TMP/one.folded"
 printf '\n  \n\t\r\n' >"$TMP/blank.txt"
 check_eq "fg-collapse: blank lines only are an empty input, skipped" "a;b 3" \
 	"$("$AUTO" "$TMP/one.folded" "$TMP/blank.txt" 2>&1)"
+# Counts alone over the whole first MB, more input after: nothing told,
+# refused (a capture may begin with a MB of empty stacks: read as folded,
+# its stacks after would be lost).
+awk 'BEGIN { for (i = 0; i < 300000; i++) print "      5"; print "      m`f"; print "      3" }' >"$TMP/counts-first.txt"
+check_failure "counts alone for the whole first MB: refused, not guessed" 2 \
+	'counts-first.txt: cannot tell the format from the first MB' "$AUTO" "$TMP/counts-first.txt"

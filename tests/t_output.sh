@@ -142,6 +142,9 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	else
 		fail "$p: -o through a chain of links, dangling in another directory" "$(ls -lR "$TMP/far" "$TMP/first-hop" 2>&1)"
 	fi
+	# /dev/stdin on /dev/null (cron): written through, as before.
+	check_status "$p: -o /dev/stdin </dev/null writes through" 0 \
+		sh -c 'exe=$1; shift; exec "$exe" -o /dev/stdin "$@" </dev/null' sh "$exe" "${args[@]}"
 	check_failure "$p: -o /dev/fd/N of a closed descriptor: an error" 2 '/dev/fd/9: Bad file descriptor' \
 		"$exe" -o /dev/fd/9 "${args[@]}"
 	# stdin closed: "-" fails as closed, instead of reading again the

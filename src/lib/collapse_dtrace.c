@@ -12,8 +12,10 @@
  * start, those lines are recognised and skipped, and so is any line not
  * indented like a stack frame (DTrace indents every frame), with a warning
  * for the ones that are none of the known kinds, unless it is shaped like
- * a frame ("module`function", a bare "0xADDRESS") or has no white space
- * (a Java frame of jstack): `-x stackindent=0` prints frames flush left. A "dtrace:" line is never
+ * a frame ("module`function", a bare "0xADDRESS"), or the lines after it
+ * show it a frame (FG_TRACE_MAYBE: a Java frame of jstack, flush left
+ * before more frames flush left): `-x stackindent=0` prints frames flush
+ * left. A "dtrace:" line is never
  * a frame, even inside a stack (messages printed mid-run, such as
  * "dtrace: 12 dynamic variable drops"): it is passed on as a warning.
  *
@@ -166,13 +168,14 @@ static int is_not_frame(const fg_trace_line *l, unsigned *memory)
 		return FG_TRACE_FRAME;
 	if (after_banner && is_probe_line(l->start, l->end))
 		return FG_TRACE_SKIP;
-	if (!fg_is_space((unsigned char)l->raw[0]) && !is_frame_shaped(l->start, l->end) &&
-	    fg_trace_is_prose(l->start, l->end)) {
+	if (fg_is_space((unsigned char)l->raw[0]) || is_frame_shaped(l->start, l->end))
+		return FG_TRACE_FRAME;
+	if (fg_trace_is_interrupt(l->start, l->end)) {
 		fg_collapse_warn(l->chunk->report, l->number,
 				 "not indented like a stack frame: header line ignored");
 		return FG_TRACE_SKIP;
 	}
-	return FG_TRACE_FRAME;
+	return FG_TRACE_MAYBE; /* (a Java frame, or a header: the next lines tell) */
 }
 
 const fg_trace_rules fg_dtrace_rules = {

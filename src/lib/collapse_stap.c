@@ -10,9 +10,11 @@
  * never a frame (it is passed on as a warning), and wherever a stack is
  * about to start, a line flush left that is not shaped like a frame (an
  * address "0x...", an offset "+0xOFF/0xSIZE", a trailing " [module]":
- * print_stack indents its frames, sprint_stack's have the offset) and
- * has white space inside (fg_trace_is_prose: a name alone, as a script's
- * symname() prints it, is a frame) is skipped with a warning.
+ * print_stack indents its frames, sprint_stack's have the offset) is
+ * skipped with a warning if the lines after it show it text
+ * (FG_TRACE_MAYBE): frames indented or shaped after it; a name alone, as
+ * a script's symname() prints it, before more names and a count, is a
+ * frame.
  *
  * SystemTap prints " 0xADDR : func+0xOFF/0xSIZE [module]", or
  * " 0xADDR [module+0xOFF]" when it knows no name, or " 0xADDR".
@@ -110,12 +112,14 @@ static int is_not_frame(const fg_trace_line *l, unsigned *memory)
 		fg_trace_pass_message(l, "SystemTap's message, not a frame");
 		return FG_TRACE_SKIP;
 	}
-	if (l->pending || fg_is_space((unsigned char)l->raw[0]) || is_frame_shaped(l->start, l->end) ||
-	    !fg_trace_is_prose(l->start, l->end))
+	if (l->pending || fg_is_space((unsigned char)l->raw[0]) || is_frame_shaped(l->start, l->end))
 		return FG_TRACE_FRAME;
-	fg_collapse_warn(l->chunk->report, l->number,
-			 "not indented like a stack frame: header line ignored");
-	return FG_TRACE_SKIP;
+	if (fg_trace_is_interrupt(l->start, l->end)) {
+		fg_collapse_warn(l->chunk->report, l->number,
+				 "not indented like a stack frame: header line ignored");
+		return FG_TRACE_SKIP;
+	}
+	return FG_TRACE_MAYBE; /* (a name alone, or a header: the next lines tell) */
 }
 
 const fg_trace_rules fg_stap_rules = {

@@ -42,6 +42,10 @@ struct trace_state {
 	const trace_config *config;
 	fg_trace_stack pending;    /* the pending stack; its lines are frame lines */
 	bool spoilt;               /* the pending stack had a line with control characters */
+	uint64_t maybe;            /* its first lines that may be text, not frames (FG_TRACE_MAYBE) */
+	uint64_t maybe_line;       /* the first one's line number, in chunk maybe_chunk */
+	uint64_t maybe_chunk, chunks; /* chunks parsed so far */
+	bool maybe_prose;          /* one of them has white space inside */
 	unsigned memory;           /* the format rules' own state */
 };
 
@@ -148,14 +152,41 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 	}
 	fg_trace_stack_clear(&t->pending);
 	t->spoilt = false;
+	t->maybe = 0;
 	t->memory = 0; /* (the driver may cut the input after a count line) */
 	return rc;
 }
 
-bool fg_trace_is_prose(const char *start, const char *end)
+bool fg_trace_is_interrupt(const char *start, const char *end)
 {
-	if (end - start == 2 && start[0] == '^' && start[1] == 'C')
-		return true;
+	return end - start == 2 && start[0] == '^' && start[1] == 'C';
+}
+
+/* The pending lines that might have been text (FG_TRACE_MAYBE) were: they
+ * are dropped, with a warning at the first (line numbers are the chunk's:
+ * one in an earlier chunk is named from `line`, `where` they were). */
+static void drop_maybe(struct trace_state *t, fg_collapse_chunk *chunk, uint64_t line,
+		       const char *where)
+{
+	unsigned long long n = t->maybe;
+	if (t->maybe_chunk != t->chunks && n == 1)
+		fg_collapse_warn(chunk->report, line, "a line not indented like a stack frame %s: "
+				 "header line ignored", where);
+	else if (t->maybe_chunk != t->chunks)
+		fg_collapse_warn(chunk->report, line, "%llu lines not indented like stack frames %s: "
+				 "header lines ignored", n, where);
+	else if (n == 1)
+		fg_collapse_warn(chunk->report, t->maybe_line,
+				 "not indented like a stack frame: header line ignored");
+	else
+		fg_collapse_warn(chunk->report, t->maybe_line,
+				 "%llu lines not indented like stack frames: header lines ignored", n);
+	fg_trace_stack_clear(&t->pending);
+	t->maybe = 0;
+}
+
+static bool has_blank(const char *start, const char *end)
+{
 	for (const char *p = start; p < end; p++)
 		if (*p == ' ' || *p == '\t')
 			return true;
@@ -177,6 +208,10 @@ void fg_trace_pass_message(const fg_trace_line *line, const char *what)
 static void drop_unended(struct trace_state *t, fg_collapse_chunk *chunk, uint64_t line,
 			 const char *where)
 {
+	if (t->maybe == t->pending.lines && t->maybe != 0) {
+		drop_maybe(t, chunk, line, where); /* (text after the last stack: "Done.") */
+		return;
+	}
 	if (t->pending.lines != 0 && !t->spoilt) /* (a spoilt one was reported) */
 		fg_collapse_warn(chunk->report, line,
 				 "%llu frame line%s %s, with no count line after %s, ignored",
@@ -184,6 +219,7 @@ static void drop_unended(struct trace_state *t, fg_collapse_chunk *chunk, uint64
 				 where, t->pending.lines == 1 ? "it" : "them");
 	fg_trace_stack_clear(&t->pending);
 	t->spoilt = false;
+	t->maybe = 0;
 }
 
 /* One line (trimmed of its '\n'), line number `line` of the chunk. */
@@ -212,6 +248,7 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 					 (unsigned long long)t->pending.lines, t->pending.lines == 1 ? "" : "s");
 		fg_trace_stack_clear(&t->pending);
 		t->spoilt = false;
+		t->maybe = 0;
 		return 0;
 	}
 	if (has_control(start, end)) {
@@ -219,16 +256,38 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 			fg_collapse_warn(chunk->report, line, "control characters in a frame: its stack "
 					 "ignored, up to the next count or blank line");
 		t->spoilt = true;
+		t->maybe = 0;
 		t->pending.lines++; /* (pending: the lines after it are its frames) */
 		return 0;
 	}
 	const fg_trace_rules *rules = t->config->rules;
 	if (rules->is_not_frame != NULL) {
-		fg_trace_line l = {raw, raw_end, start, end, t->pending.lines != 0, chunk, line};
+		/* While the stack's lines may all be text, this one is asked as
+		 * if it started a stack: its kind says what they were. */
+		bool pending = t->pending.lines != 0 && t->maybe == 0;
+		fg_trace_line l = {raw, raw_end, start, end, pending, chunk, line};
 		int kind = rules->is_not_frame(&l, &t->memory);
-		if (kind == FG_TRACE_CUT)
+		if (kind == FG_TRACE_MAYBE) {
+			if (t->maybe == 0) {
+				t->maybe_line = line;
+				t->maybe_chunk = t->chunks;
+				t->maybe_prose = false;
+			}
+			t->maybe++;
+			t->maybe_prose |= has_blank(start, end);
+		} else if (t->maybe != 0 && kind == FG_TRACE_FRAME) {
+			/* Frames follow: indented, or flush left after prose, they
+			 * show the lines before them text; flush left after names,
+			 * they were the stack's first frames. */
+			if (fg_is_space((unsigned char)*raw) || t->maybe_prose)
+				drop_maybe(t, chunk, line, "before this line");
+			t->maybe = 0;
+		} else if (t->maybe != 0 && kind == FG_TRACE_CUT) {
+			drop_maybe(t, chunk, line, "before this line");
+		} else if (kind == FG_TRACE_CUT) {
 			drop_unended(t, chunk, line, "before this line");
-		if (kind != FG_TRACE_FRAME)
+		}
+		if (kind != FG_TRACE_FRAME && kind != FG_TRACE_MAYBE)
 			return 0;
 	}
 	t->pending.lines++;
@@ -243,6 +302,7 @@ static int parse(void *state, fg_collapse_chunk *chunk)
 	struct trace_state *t = state;
 	const char *text = chunk->text, *end = text + chunk->length;
 	uint64_t line = 0;
+	t->chunks++;
 	int rc = 0;
 	while (text < end && rc == 0) {
 		const char *newline = memchr(text, '\n', (size_t)(end - text));

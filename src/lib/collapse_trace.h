@@ -26,17 +26,25 @@ typedef struct fg_trace_line {
 	uint64_t number;            /* its line number in the chunk */
 } fg_trace_line;
 
-enum { FG_TRACE_FRAME, FG_TRACE_SKIP, FG_TRACE_CUT };
+enum { FG_TRACE_FRAME, FG_TRACE_SKIP, FG_TRACE_CUT, FG_TRACE_MAYBE };
 
 typedef struct fg_trace_rules {
 	/*
 	 * Whether the line is the tracer's own text rather than a frame:
 	 * FG_TRACE_FRAME (it is a frame), FG_TRACE_SKIP (skipped; the rule
-	 * warns if it should) or FG_TRACE_CUT (skipped, and it starts new
+	 * warns if it should), FG_TRACE_CUT (skipped, and it starts new
 	 * output, so frames pending before it were cut off: the parser drops
-	 * them with a warning). memory is the format's own word of state, kept
-	 * from line to line, 0 at the start of each input. NULL: every line is
-	 * a frame.
+	 * them with a warning) or, where a stack is about to start, for a line
+	 * flush left that is not shaped like a frame, FG_TRACE_MAYBE: a frame
+	 * named without decoration (a script's symname(), a Java frame of
+	 * jstack) or text around the stacks ("Tracing... Hit Ctrl-C to end.").
+	 * The parser takes it, and any such lines after it, as the start of a
+	 * stack until a line says which: a count or a line flush left shaped
+	 * like a frame makes them frames, an indented frame (or one shaped like
+	 * a frame after a line with white space: prose) makes them text,
+	 * skipped with a warning. memory is the format's own word of state,
+	 * kept from line to line, 0 at the start of each input and after each
+	 * count line. NULL: every line is a frame.
 	 */
 	int (*is_not_frame)(const fg_trace_line *line, unsigned *memory);
 	/* Cleans one frame line and pushes its frame(s): 0 or FG_ENOMEM. */
@@ -44,15 +52,8 @@ typedef struct fg_trace_rules {
 			   fg_stack_builder *b);
 } fg_trace_rules;
 
-/*
- * Whether a trimmed line flush left, where a stack is about to start and
- * not shaped like a frame of the format, is text around the stacks
- * (skipped) rather than a frame named without decoration (a script's
- * symname() output, a Java frame of jstack): it has white space inside
- * ("Tracing... Hit Ctrl-C to end.", a banner) or is the terminal's "^C".
- * Symbol names have no white space.
- */
-bool fg_trace_is_prose(const char *start, const char *end);
+/* Whether a trimmed line is the terminal's "^C": never a frame. */
+bool fg_trace_is_interrupt(const char *start, const char *end);
 
 /* Passes a line of the tracer's own messages on as a warning: "WHAT:
  * TEXT", the text in printable ASCII (it goes to a terminal), cut at 159

@@ -289,6 +289,17 @@ static bool blank(const char *bytes, size_t length)
 	return true;
 }
 
+/* Whether line `number` (from 1) of text starts with white space. */
+static bool line_indented(const char *text, size_t length, uint64_t number)
+{
+	const char *p = text, *end = text + length;
+	for (uint64_t n = 1; n < number && p < end; n++) {
+		const char *newline = memchr(p, '\n', (size_t)(end - p));
+		p = newline != NULL ? newline + 1 : end;
+	}
+	return p < end && fg_is_space((unsigned char)*p);
+}
+
 /* The format of an open input: forced, or detected from its first bytes. */
 static int input_format(fg_input *in, fg_format forced, fg_format *format, uint64_t *line,
 			fg_error *err)
@@ -305,8 +316,13 @@ static int input_format(fg_input *in, fg_format forced, fg_format *format, uint6
 		if (rc < 0)
 			return rc;
 		bool complete = rc == 1 || length >= DETECT_WINDOW;
-		*format = fg_format_detect(bytes, length < DETECT_WINDOW ? length : DETECT_WINDOW,
-					   complete, line);
+		size_t window = length < DETECT_WINDOW ? length : DETECT_WINDOW;
+		*format = fg_format_detect(bytes, window, complete, line);
+		/* Counts alone (an indented count decided: no folded line did)
+		 * tell nothing when more input follows: a capture may begin with
+		 * a megabyte of empty stacks. */
+		if (*format == FG_FORMAT_FOLDED && rc != 1 && line_indented(bytes, window, *line))
+			*format = FG_FORMAT_UNKNOWN;
 		if (*format != FG_FORMAT_UNKNOWN)
 			return 0;
 		if (complete) {

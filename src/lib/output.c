@@ -88,39 +88,41 @@ void fg_output_remove_temporaries(void)
 }
 
 /*
- * The descriptor a path names in this process, -1 if none: /dev/stdin,
- * /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, or any other name
- * of the regular file that stdout or stderr is open on (/dev//stdout, a
- * link to /dev/stdout, /proc/thread-self/fd/1). On Linux the first are
- * links to the file behind the descriptor: replaced, that file would lose
- * what the shell wrote before (">> app.log") and the shell's descriptor
- * would be left on the old one. They mean the descriptor, as "-" means
- * stdout.
+ * The descriptor an -o path means, -1 if none: stdout or stderr, or
+ * another descriptor, where the path names the regular file it is open
+ * on (/dev/stdout, /dev//stdout, a link to it, /dev/fd/N, /proc/self/fd/N,
+ * the file's own name). Replaced, that file would lose what the shell
+ * wrote before ("-o /dev/stdout >> app.log"), and the shell's descriptor
+ * would be left on the old one: written to, as "-" is. /dev/fd/N of a
+ * closed N is N (its write fails as closed). A descriptor open on
+ * anything else (a pipe, a terminal, /dev/null) is -1: the path is
+ * opened for writing, as before. stdin never: "-o /dev/stdin" is its
+ * file, replaced.
  */
 static int descriptor_of(const char *path)
 {
-	if (strcmp(path, "/dev/stdin") == 0)
-		return STDIN_FILENO;
+	int named = -1;
 	if (strcmp(path, "/dev/stdout") == 0)
-		return STDOUT_FILENO;
-	if (strcmp(path, "/dev/stderr") == 0)
-		return STDERR_FILENO;
+		named = STDOUT_FILENO;
+	else if (strcmp(path, "/dev/stderr") == 0)
+		named = STDERR_FILENO;
 	const char *digits = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
 			     : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14 : NULL;
-	if (digits == NULL || !fg_is_digit((unsigned char)*digits)) {
-		struct stat named, open;
-		if (stat(path, &named) != 0 || !S_ISREG(named.st_mode))
-			return -1;
-		for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
-			if (fstat(fd, &open) == 0 && open.st_dev == named.st_dev &&
-			    open.st_ino == named.st_ino)
-				return fd;
-		return -1;
+	if (digits != NULL && fg_is_digit((unsigned char)*digits)) {
+		long n = 0;
+		for (; fg_is_digit((unsigned char)*digits) && n <= INT_MAX / 10; digits++)
+			n = n * 10 + (*digits - '0');
+		named = *digits == '\0' && n <= INT_MAX && n > STDIN_FILENO ? (int)n : -1;
 	}
-	long n = 0;
-	for (; fg_is_digit((unsigned char)*digits) && n <= INT_MAX / 10; digits++)
-		n = n * 10 + (*digits - '0');
-	return *digits == '\0' && n <= INT_MAX ? (int)n : -1;
+	struct stat open, file;
+	if (named >= 0)
+		return fstat(named, &open) != 0 || S_ISREG(open.st_mode) ? named : -1;
+	if (stat(path, &file) != 0 || !S_ISREG(file.st_mode))
+		return -1;
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fstat(fd, &open) == 0 && open.st_dev == file.st_dev && open.st_ino == file.st_ino)
+			return fd;
+	return -1;
 }
 
 /* A dangling symbolic link's end: the path the last link of the chain

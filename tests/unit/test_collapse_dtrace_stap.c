@@ -193,6 +193,25 @@ static void test_parser(void)
 		  "libjvm.so`JVM_Sleep;java/lang/Thread.sleep(J)V 5\n", "parser: dtrace: a Java frame flush left is a frame");
 	CHECK_STR(check_warnings(), "in:1: not indented like a stack frame: header line ignored\n",
 		  "parser: dtrace: ^C flush left is not");
+	/* Lines flush left before a stack are told by the lines after them:
+	 * indented frames show them text (a greeting without white space
+	 * too), names flush left show them frames (white space and all: a
+	 * demangled C++ leaf). */
+	CHECK_STR(collapse(FG_TRACE_DTRACE, "Sampling...\n^C\n\n  genunix`kmem_free+0x4e\n  unix`sys_syscall+0x17a\n"
+				  "  3\n\n=========\n-----\n  genunix`kmem_free+0x4e\n  unix`sys_syscall+0x17a\n  4\nDone.\n", 1),
+		  "unix`sys_syscall;genunix`kmem_free 7\n", "parser: dtrace: greetings, separators, ^C, Done. are no frames");
+	CHECK_STR(check_warnings(), "in:2: not indented like a stack frame: header line ignored\n"
+		  "in:1: not indented like a stack frame: header line ignored\n"
+		  "in:8: 2 lines not indented like stack frames: header lines ignored\n"
+		  "in:13: a line not indented like a stack frame at the end: header line ignored\n",
+		  "parser: dtrace: ... each reported at its line");
+	CHECK_STR(collapse(FG_TRACE_STAP, "std::vector<int, std::allocator<int> >::push_back(int const&)\nmain\n7\nfoo\nmain\n3\n", 1),
+		  "main;foo 3\nmain;std::vector<int, std::allocator<int> >::push_back(int const&) 7\n",
+		  "parser: stap: a name with white space, flush left before names, is a frame");
+	CHECK_STR(collapse(FG_TRACE_STAP, "Tracing... Hit Ctrl-C to end.\nfoo+0x1/0x2 [k]\nmain+0x1/0x2 [k]\n3\n", 1),
+		  "main;foo 3\n", "parser: stap: prose before frames shaped flush left is no frame");
+	CHECK_STR(check_warnings(), "in:1: not indented like a stack frame: header line ignored\n",
+		  "parser: stap: ... and is reported");
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "dtrace: description 'x' matched 1 probe\nCPU     ID  FUNCTION:NAME\n"
 				  "  1  75195  :tick-60s\nnot a frame\n  m`a\n  m`b\ndtrace: 1 drop\n 2\n", 1),
 		  "m`b;m`a 2\n", "parser: DTrace's messages, banner, probe line and header are no frames");
@@ -240,6 +259,26 @@ static void test_parser(void)
 			snprintf(first, sizeof(first), "%s", out != NULL ? out : "");
 		CHECK(out != NULL && strcmp(out, first) == 0 && strstr(first, "tick-60s") != NULL,
 		      "parser: -j%u: a probe line after a count is a frame, whatever the cuts", threads);
+	}
+
+	/* Lines that may be text, over the cuts between threads' ranges and
+	 * the blocks of one thread: the same stacks and warnings. */
+	static char greeted[1 << 21];
+	size_t at = 0;
+	for (int i = 0; at + 200 < sizeof(greeted); i++)
+		at += (size_t)snprintf(greeted + at, sizeof(greeted) - at,
+				       i % 3 == 0 ? "Sampling%d...\n\n  m`f\n  m`main\n 1\n"
+				       : i % 3 == 1 ? "name%d\nmain\n 2\n" : "  m`g%d\n 3\n", i % 7);
+	static char greeted_one[256], greeted_warnings[4096];
+	for (unsigned threads = 1; threads <= 8; threads *= 2) {
+		const char *out = collapse(FG_TRACE_DTRACE, greeted, threads);
+		if (threads == 1) {
+			snprintf(greeted_one, sizeof(greeted_one), "%s", out != NULL ? out : "");
+			snprintf(greeted_warnings, sizeof(greeted_warnings), "%s", check_warnings());
+		}
+		CHECK(out != NULL && strcmp(out, greeted_one) == 0 && strstr(out, "main;name3 ") != NULL &&
+		      strstr(out, "Sampling") == NULL, "parser: -j%u: lines that may be text, the same stacks", threads);
+		CHECK_STR(check_warnings(), greeted_warnings, "parser: -j%u: ... and warnings", threads);
 	}
 
 	/* Threads: a text large enough to be cut, the same stacks and warnings. */
