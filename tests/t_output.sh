@@ -142,9 +142,10 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	else
 		fail "$p: -o through a chain of links, dangling in another directory" "$(ls -lR "$TMP/far" "$TMP/first-hop" 2>&1)"
 	fi
-	# /dev/stdin on /dev/null (cron): written through, as before.
-	check_status "$p: -o /dev/stdin </dev/null writes through" 0 \
-		sh -c 'exe=$1; shift; exec "$exe" -o /dev/stdin "$@" </dev/null' sh "$exe" "${args[@]}"
+	# /dev/stdin open for reading (a pipe: the output would be lost, or
+	# hang): a clear error.
+	check_failure "$p: -o /dev/stdin on a pipe: refused" 2 '/dev/stdin: open for reading only' \
+		sh -c 'exe=$1; shift; echo | "$exe" -o /dev/stdin "$@"' sh "$exe" "${args[@]}"
 	check_failure "$p: -o /dev/fd/N of a closed descriptor: an error" 2 '/dev/fd/9: Bad file descriptor' \
 		"$exe" -o /dev/fd/9 "${args[@]}"
 	# stdin closed: "-" fails as closed, instead of reading again the
@@ -179,3 +180,18 @@ if [ -d /proc/self ]; then
 fi
 
 # SIGTERM/SIGINT during -o: tests/unit/test_output.c.
+
+# -o /dev/stdout on a socket (a service's stdout): the descriptor is written
+# to; reopening the path fails on a socket.
+if command -v python3 >/dev/null; then
+	printf 'a;b 3\n' >"$TMP/sock-in"
+	got=$(python3 - "$BIN/fg-collapse" "$TMP/sock-in" <<'PY'
+import socket, subprocess, sys
+a, b = socket.socketpair()
+p = subprocess.run([sys.argv[1], '-o', '/dev/stdout', sys.argv[2]], stdout=a.fileno())
+a.close()
+print(p.returncode, b.recv(100).decode().strip())
+PY
+)
+	check_eq "-o /dev/stdout on a socket writes to it" "0 a;b 3" "$got"
+fi

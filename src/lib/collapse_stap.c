@@ -12,9 +12,8 @@
  * address "0x...", an offset "+0xOFF/0xSIZE", a trailing " [module]":
  * print_stack indents its frames, sprint_stack's have the offset) is
  * skipped with a warning if the lines after it show it text
- * (FG_TRACE_MAYBE): frames indented or shaped after it; a name alone, as
- * a script's symname() prints it, before more names and a count, is a
- * frame.
+ * (FG_TRACE_MAYBE): indented frames after it; before frames flush left
+ * and a count, as a script's symname() prints them, it is a frame.
  *
  * SystemTap prints " 0xADDR : func+0xOFF/0xSIZE [module]", or
  * " 0xADDR [module+0xOFF]" when it knows no name, or " 0xADDR".

@@ -43,9 +43,6 @@ struct trace_state {
 	fg_trace_stack pending;    /* the pending stack; its lines are frame lines */
 	bool spoilt;               /* the pending stack had a line with control characters */
 	uint64_t maybe;            /* its first lines that may be text, not frames (FG_TRACE_MAYBE) */
-	uint64_t maybe_line;       /* the first one's line number, in chunk maybe_chunk */
-	uint64_t maybe_chunk, chunks; /* chunks parsed so far */
-	bool maybe_prose;          /* one of them has white space inside */
 	unsigned memory;           /* the format rules' own state */
 };
 
@@ -162,35 +159,23 @@ bool fg_trace_is_interrupt(const char *start, const char *end)
 	return end - start == 2 && start[0] == '^' && start[1] == 'C';
 }
 
-/* The pending lines that might have been text (FG_TRACE_MAYBE) were: they
- * are dropped, with a warning at the first (line numbers are the chunk's:
- * one in an earlier chunk is named from `line`, `where` they were). */
+/*
+ * The pending lines that might have been text (FG_TRACE_MAYBE) were: they
+ * are dropped, with a warning at the line that showed it, `where` they
+ * were (their own lines may be in a block read before: named from here,
+ * the message is the same for any -j).
+ */
 static void drop_maybe(struct trace_state *t, fg_collapse_chunk *chunk, uint64_t line,
 		       const char *where)
 {
-	unsigned long long n = t->maybe;
-	if (t->maybe_chunk != t->chunks && n == 1)
+	if (t->maybe == 1)
 		fg_collapse_warn(chunk->report, line, "a line not indented like a stack frame %s: "
 				 "header line ignored", where);
-	else if (t->maybe_chunk != t->chunks)
-		fg_collapse_warn(chunk->report, line, "%llu lines not indented like stack frames %s: "
-				 "header lines ignored", n, where);
-	else if (n == 1)
-		fg_collapse_warn(chunk->report, t->maybe_line,
-				 "not indented like a stack frame: header line ignored");
 	else
-		fg_collapse_warn(chunk->report, t->maybe_line,
-				 "%llu lines not indented like stack frames: header lines ignored", n);
+		fg_collapse_warn(chunk->report, line, "%llu lines not indented like stack frames %s: "
+				 "header lines ignored", (unsigned long long)t->maybe, where);
 	fg_trace_stack_clear(&t->pending);
 	t->maybe = 0;
-}
-
-static bool has_blank(const char *start, const char *end)
-{
-	for (const char *p = start; p < end; p++)
-		if (*p == ' ' || *p == '\t')
-			return true;
-	return false;
 }
 
 void fg_trace_pass_message(const fg_trace_line *line, const char *what)
@@ -268,18 +253,12 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 		fg_trace_line l = {raw, raw_end, start, end, pending, chunk, line};
 		int kind = rules->is_not_frame(&l, &t->memory);
 		if (kind == FG_TRACE_MAYBE) {
-			if (t->maybe == 0) {
-				t->maybe_line = line;
-				t->maybe_chunk = t->chunks;
-				t->maybe_prose = false;
-			}
 			t->maybe++;
-			t->maybe_prose |= has_blank(start, end);
 		} else if (t->maybe != 0 && kind == FG_TRACE_FRAME) {
-			/* Frames follow: indented, or flush left after prose, they
-			 * show the lines before them text; flush left after names,
-			 * they were the stack's first frames. */
-			if (fg_is_space((unsigned char)*raw) || t->maybe_prose)
+			/* A frame follows: indented, it shows the lines before it
+			 * text; flush left, the stack's first frames (nothing tells
+			 * a greeting before frames flush left from a frame). */
+			if (fg_is_space((unsigned char)*raw))
 				drop_maybe(t, chunk, line, "before this line");
 			t->maybe = 0;
 		} else if (t->maybe != 0 && kind == FG_TRACE_CUT) {
@@ -302,7 +281,6 @@ static int parse(void *state, fg_collapse_chunk *chunk)
 	struct trace_state *t = state;
 	const char *text = chunk->text, *end = text + chunk->length;
 	uint64_t line = 0;
-	t->chunks++;
 	int rc = 0;
 	while (text < end && rc == 0) {
 		const char *newline = memchr(text, '\n', (size_t)(end - text));

@@ -39,10 +39,10 @@ typedef struct fg_trace_rules {
 	 * named without decoration (a script's symname(), a Java frame of
 	 * jstack) or text around the stacks ("Tracing... Hit Ctrl-C to end.").
 	 * The parser takes it, and any such lines after it, as the start of a
-	 * stack until a line says which: a count or a line flush left shaped
-	 * like a frame makes them frames, an indented frame (or one shaped like
-	 * a frame after a line with white space: prose) makes them text,
-	 * skipped with a warning. memory is the format's own word of state,
+	 * stack until a line says which: an indented frame makes them text,
+	 * skipped with a warning; a count or a frame flush left makes them
+	 * frames (nothing tells a greeting before frames flush left from a
+	 * frame). memory is the format's own word of state,
 	 * kept from line to line, 0 at the start of each input and after each
 	 * count line. NULL: every line is a frame.
 	 */

@@ -88,35 +88,33 @@ void fg_output_remove_temporaries(void)
 }
 
 /*
- * The descriptor an -o path means, -1 if none: stdout or stderr, or
- * another descriptor, where the path names the regular file it is open
- * on (/dev/stdout, /dev//stdout, a link to it, /dev/fd/N, /proc/self/fd/N,
- * the file's own name). Replaced, that file would lose what the shell
- * wrote before ("-o /dev/stdout >> app.log"), and the shell's descriptor
- * would be left on the old one: written to, as "-" is. /dev/fd/N of a
- * closed N is N (its write fails as closed). A descriptor open on
- * anything else (a pipe, a terminal, /dev/null) is -1: the path is
- * opened for writing, as before. stdin never: "-o /dev/stdin" is its
- * file, replaced.
+ * The descriptor an -o path means, -1 if none: the one it names
+ * (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N),
+ * whatever it is open on, as "-" means stdout; or stdout or stderr where
+ * the path names the regular file it is open on otherwise (/dev//stdout,
+ * a link to /dev/stdout, the file's own name). Replaced, that file would
+ * lose what the shell wrote before ("-o /dev/stdout >> app.log"), and the
+ * shell's descriptor would be left on the old one; reopened, a socket
+ * refuses, and another user's pipe may.
  */
 static int descriptor_of(const char *path)
 {
-	int named = -1;
+	if (strcmp(path, "/dev/stdin") == 0)
+		return STDIN_FILENO;
 	if (strcmp(path, "/dev/stdout") == 0)
-		named = STDOUT_FILENO;
-	else if (strcmp(path, "/dev/stderr") == 0)
-		named = STDERR_FILENO;
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
 	const char *digits = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
 			     : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14 : NULL;
 	if (digits != NULL && fg_is_digit((unsigned char)*digits)) {
 		long n = 0;
 		for (; fg_is_digit((unsigned char)*digits) && n <= INT_MAX / 10; digits++)
 			n = n * 10 + (*digits - '0');
-		named = *digits == '\0' && n <= INT_MAX && n > STDIN_FILENO ? (int)n : -1;
+		if (*digits == '\0' && n <= INT_MAX)
+			return (int)n;
 	}
 	struct stat open, file;
-	if (named >= 0)
-		return fstat(named, &open) != 0 || S_ISREG(open.st_mode) ? named : -1;
 	if (stat(path, &file) != 0 || !S_ISREG(file.st_mode))
 		return -1;
 	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
@@ -215,7 +213,13 @@ fg_output *fg_output_open(const char *path, fg_error *err)
 	int descriptor = descriptor_of(path);
 	if (descriptor >= 0) {
 		/* (a copy: committing closes it, not the caller's) */
-		out->fd = fcntl(descriptor, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		int flags = fcntl(descriptor, F_GETFL);
+		if (flags >= 0 && (flags & O_ACCMODE) == O_RDONLY) {
+			fg_fail(err, FG_EIO, "%s: open for reading only", path);
+			release(out);
+			return NULL;
+		}
+		out->fd = flags < 0 ? -1 : fcntl(descriptor, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 		if (out->fd < 0) {
 			fg_fail(err, FG_EIO, "%s: %s", path, strerror(errno));
 			release(out);

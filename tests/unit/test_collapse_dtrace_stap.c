@@ -163,7 +163,7 @@ static void test_parser(void)
 
 	CHECK_STR(collapse(FG_TRACE_STAP, "CPU ID FUNCTION:NAME\n 0x1 : f+0x1/0x2 [k]\n\t1\n", 1),
 		  "f 1\n", "parser: stap: a header flush left is no frame");
-	CHECK_STR(check_warnings(), "in:1: not indented like a stack frame: header line ignored\n",
+	CHECK_STR(check_warnings(), "in:2: a line not indented like a stack frame before this line: header line ignored\n",
 		  "parser: stap: the header is reported");
 	/* A script's own greeting, SystemTap's messages (2>&1): no frames;
 	 * sprint_stack's frames, flush left but with offsets, and a frame
@@ -173,7 +173,7 @@ static void test_parser(void)
 				"do_work+0x4/0x20 [/tmp/a.out]\nmain\n 7\n0x401000\n\t1\n"
 				"leaf [m]\n 0x9 : mid+0x1/0x2 [k]\nERROR: oops\n 0x9 : root+0x1/0x2 [k]\n 2\n", 1),
 		  "0x401000 1\nf 3\ng 4\nmain;do_work 7\nroot;mid;leaf 2\n", "parser: stap: headers and messages are no frames");
-	CHECK_STR(check_warnings(), "in:1: not indented like a stack frame: header line ignored\n"
+	CHECK_STR(check_warnings(), "in:2: a line not indented like a stack frame before this line: header line ignored\n"
 		  "in:4: SystemTap's message, not a frame: WARNING: Number of errors: 0\n"
 		  "in:14: SystemTap's message, not a frame: ERROR: oops\n",
 		  "parser: stap: header and messages reported");
@@ -182,7 +182,7 @@ static void test_parser(void)
 				  "0xfb60b4b4\ngenunix`open+0x25\n12\nTracing, not a frame\n  a`f\n 1\n", 1),
 		  "a`f 1\ngenunix`open;0xfb60b4b4 12\nunix`cpu_idle;unix`i86_mwait 1641\n",
 		  "parser: DTrace frames flush left (stackindent=0) are frames");
-	CHECK_STR(check_warnings(), "in:8: not indented like a stack frame: header line ignored\n",
+	CHECK_STR(check_warnings(), "in:9: a line not indented like a stack frame before this line: header line ignored\n",
 		  "parser: ... prose flush left is still no frame");
 	/* Names alone flush left (a script's symname(), jstack's Java frames
 	 * with stackindent=0) are frames; white space or "^C" makes a line
@@ -201,21 +201,24 @@ static void test_parser(void)
 				  "  3\n\n=========\n-----\n  genunix`kmem_free+0x4e\n  unix`sys_syscall+0x17a\n  4\nDone.\n", 1),
 		  "unix`sys_syscall;genunix`kmem_free 7\n", "parser: dtrace: greetings, separators, ^C, Done. are no frames");
 	CHECK_STR(check_warnings(), "in:2: not indented like a stack frame: header line ignored\n"
-		  "in:1: not indented like a stack frame: header line ignored\n"
-		  "in:8: 2 lines not indented like stack frames: header lines ignored\n"
+		  "in:4: a line not indented like a stack frame before this line: header line ignored\n"
+		  "in:10: 2 lines not indented like stack frames before this line: header lines ignored\n"
 		  "in:13: a line not indented like a stack frame at the end: header line ignored\n",
 		  "parser: dtrace: ... each reported at its line");
 	CHECK_STR(collapse(FG_TRACE_STAP, "std::vector<int, std::allocator<int> >::push_back(int const&)\nmain\n7\nfoo\nmain\n3\n", 1),
 		  "main;foo 3\nmain;std::vector<int, std::allocator<int> >::push_back(int const&) 7\n",
 		  "parser: stap: a name with white space, flush left before names, is a frame");
+	/* Nothing tells text right before frames flush left from a frame: it
+	 * is one, as the original takes every line for a frame. */
 	CHECK_STR(collapse(FG_TRACE_STAP, "Tracing... Hit Ctrl-C to end.\nfoo+0x1/0x2 [k]\nmain+0x1/0x2 [k]\n3\n", 1),
-		  "main;foo 3\n", "parser: stap: prose before frames shaped flush left is no frame");
-	CHECK_STR(check_warnings(), "in:1: not indented like a stack frame: header line ignored\n",
-		  "parser: stap: ... and is reported");
+		  "main;foo;Tracing... Hit Ctrl-C to end. 3\n", "parser: stap: text right before frames flush left is a frame");
+	CHECK_STR(collapse(FG_TRACE_STAP, "operator new(unsigned long)\n0x00007f1234abcd\nmain\n3\n", 1),
+		  "main;0x00007f1234abcd;operator new(unsigned long) 3\n",
+		  "parser: stap: a leaf with white space before an address flush left is kept");
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "dtrace: description 'x' matched 1 probe\nCPU     ID  FUNCTION:NAME\n"
 				  "  1  75195  :tick-60s\nnot a frame\n  m`a\n  m`b\ndtrace: 1 drop\n 2\n", 1),
 		  "m`b;m`a 2\n", "parser: DTrace's messages, banner, probe line and header are no frames");
-	CHECK_STR(check_warnings(), "in:4: not indented like a stack frame: header line ignored\n"
+	CHECK_STR(check_warnings(), "in:5: a line not indented like a stack frame before this line: header line ignored\n"
 		  "in:7: DTrace's message, not a frame: dtrace: 1 drop\n", "parser: DTrace header warnings");
 	CHECK_STR(collapse(FG_TRACE_DTRACE, "  m`cut\nCPU     ID  FUNCTION:NAME\n  0  64091  :tick-60s\n  m`y\n 4\n", 1),
 		  "m`y 4\n", "parser: a banner inside a stack (two captures concatenated) is no frame");
