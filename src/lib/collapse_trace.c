@@ -3,19 +3,20 @@
  * fg-collapse-stap, plugged into the collapse driver (collapse.c): frames
  * one a line, leaf first, each stack ended by a count line.
  *
- * Every line is one of: blank (ignored, but it ends a spoilt stack), a count (ends the stack; with no
- * frames before it, the sample had an empty stack and is kept as one, as
- * the original tools keep it), a line that looks like a number but is no
- * whole count ("-3" of a DTrace sum, "1.5": it stands where a count goes,
- * so it ends its stack, which is dropped with a warning, instead of being
- * glued to the next entry's frames), a line with control characters (a
- * frame gone bad: its stack is dropped with a warning, up to the next
- * count line or blank line, where entries end, rather than joined without
- * it, a made-up path),
- * the tracer's own text (the format's rules say which: DTrace's and
- * SystemTap's banners and messages), or a frame, which the format's
- * rules (collapse_dtrace.c, collapse_stap.c) turn into one or more frames
- * of the stack builder. A stack is complete only at
+ * Every line is one of: blank (ignored, but it ends a spoilt stack), a
+ * count (ends the stack; with no frames before it, the sample had an empty
+ * stack and is kept as one, as the original tools keep it), a line that
+ * looks like a number but is no whole count ("-3" of a DTrace sum, "1.5":
+ * it stands where a count goes, so it ends its stack, which is dropped
+ * with a warning, instead of being glued to the next entry's frames), a
+ * line with control characters (a frame gone bad: its stack is dropped
+ * with a warning, up to the next count line or blank line, where entries
+ * end, rather than joined without it, a made-up path), the tracer's own
+ * text (the format's rules say which: DTrace's and SystemTap's banners
+ * and messages; lines flush left where a stack starts are told by the
+ * lines after them, FG_TRACE_MAYBE), or a frame, which the format's rules
+ * (collapse_dtrace.c, collapse_stap.c) turn into one or more frames of
+ * the stack builder. A stack is complete only at
  * its count line, so a state keeps the pending frames from one chunk to the
  * next and never needs more than the current line: memory grows with the
  * deepest stack, never with the input (FG_TRACE_STACK_MAX bounds a stack
