@@ -13,6 +13,22 @@ valid() { # PROGRAM: a valid input for it
 	esac
 }
 
+# through_link NAME LINK TARGET: $exe -o LINK writes what $TMP/expected
+# holds into TARGET, and LINK (and each link after TARGET) stays a link.
+through_link() {
+	local name=$1 link=$2 target=$3; shift 3
+	"$exe" -o "$link" "${args[@]}" 2>/dev/null
+	local l
+	for l in "$link" "$@"; do
+		[ -L "$l" ] || { fail "$name" "$(ls -l "$l" 2>&1)"; return; }
+	done
+	if cmp -s "$TMP/expected" "$target"; then
+		pass "$name"
+	else
+		fail "$name" "$(ls -l "$link" "$target" 2>&1)"
+	fi
+}
+
 for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftrace fg-collapse fg-render fg-diff; do
 	exe=$BIN/$p
 	# Item 10: no valid input, -o FILE: exit 2, FILE keeps its contents.
@@ -65,12 +81,7 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	printf 'old\n' >"$TMP/target"
 	rm -f "$TMP/link"
 	ln -s target "$TMP/link"
-	"$exe" -o "$TMP/link" "${args[@]}" 2>"$TMP/err"
-	if [ -L "$TMP/link" ] && cmp -s "$TMP/expected" "$TMP/target"; then
-		pass "$p: -o SYMLINK replaces the file the link points to"
-	else
-		fail "$p: -o SYMLINK replaces the file the link points to" "$(ls -l "$TMP/link" "$TMP/target")"
-	fi
+	through_link "$p: -o SYMLINK replaces the file the link points to" "$TMP/link" "$TMP/target"
 	# A 250-byte file name: the temporary name must still fit NAME_MAX.
 	long=$TMP/$(printf 'n%.0s' $(seq 250))
 	"$exe" -o "$long" "${args[@]}" 2>"$TMP/err"
@@ -105,24 +116,12 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	# A dangling link: the file it names is created, the link stays.
 	rm -f "$TMP/dangling" "$TMP/made"
 	ln -s made "$TMP/dangling"
-	"$exe" -o "$TMP/dangling" "${args[@]}" 2>"$TMP/err"
-	if [ -L "$TMP/dangling" ] && cmp -s "$TMP/expected" "$TMP/made"; then
-		pass "$p: -o DANGLING-LINK creates the file the link names"
-	else
-		fail "$p: -o DANGLING-LINK creates the file the link names" "$(ls -l "$TMP/dangling" "$TMP/made" 2>&1)"
-	fi
+	through_link "$p: -o DANGLING-LINK creates the file the link names" "$TMP/dangling" "$TMP/made"
 	# /dev/stdout when the shell appends to a file: appended to, not
-	# replaced (the file behind it kept what was written before).
-	printf 'before\n' >"$TMP/log"
-	"$exe" -o /dev/stdout "${args[@]}" >>"$TMP/log" 2>/dev/null
-	if [ "$(head -n 1 "$TMP/log")" = before ] && tail -n +2 "$TMP/log" | cmp -s - "$TMP/expected"; then
-		pass "$p: -o /dev/stdout >> FILE appends to FILE"
-	else
-		fail "$p: -o /dev/stdout >> FILE appends to FILE" "$(head -c 200 "$TMP/log")"
-	fi
-	# ... however the file behind stdout is named.
+	# replaced (the file behind it kept what was written before), however
+	# the file behind stdout is named.
 	ln -sf /dev/stdout "$TMP/my-stdout"
-	for name in /dev//stdout "$TMP/my-stdout"; do
+	for name in /dev/stdout /dev//stdout "$TMP/my-stdout"; do
 		printf 'before\n' >"$TMP/log"
 		"$exe" -o "$name" "${args[@]}" >>"$TMP/log" 2>/dev/null
 		if [ "$(head -n 1 "$TMP/log")" = before ] && tail -n +2 "$TMP/log" | cmp -s - "$TMP/expected"; then
@@ -136,12 +135,8 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	rm -f "$TMP/far/made" "$TMP/far/hop" "$TMP/first-hop"
 	ln -s made "$TMP/far/hop"
 	ln -s far/hop "$TMP/first-hop"
-	"$exe" -o "$TMP/first-hop" "${args[@]}" 2>/dev/null
-	if [ -L "$TMP/first-hop" ] && [ -L "$TMP/far/hop" ] && cmp -s "$TMP/expected" "$TMP/far/made"; then
-		pass "$p: -o through a chain of links, dangling in another directory"
-	else
-		fail "$p: -o through a chain of links, dangling in another directory" "$(ls -lR "$TMP/far" "$TMP/first-hop" 2>&1)"
-	fi
+	through_link "$p: -o through a chain of links, dangling in another directory" \
+		"$TMP/first-hop" "$TMP/far/made" "$TMP/far/hop"
 	# /dev/stdin open for reading (a pipe: the output would be lost, or
 	# hang): a clear error.
 	check_failure "$p: -o /dev/stdin on a pipe: refused" 2 '/dev/stdin: open for reading only' \

@@ -170,12 +170,7 @@ static int is_not_frame(const fg_trace_line *l, unsigned *memory)
 		return FG_TRACE_SKIP;
 	if (fg_is_space((unsigned char)l->raw[0]) || is_frame_shaped(l->start, l->end))
 		return FG_TRACE_FRAME;
-	if (fg_trace_is_interrupt(l->start, l->end)) {
-		fg_collapse_warn(l->chunk->report, l->number,
-				 "not indented like a stack frame: header line ignored");
-		return FG_TRACE_SKIP;
-	}
-	return FG_TRACE_MAYBE; /* (a Java frame, or a header: the next lines tell) */
+	return fg_trace_flush_left(l); /* (a Java frame, or a header) */
 }
 
 const fg_trace_rules fg_dtrace_rules = {

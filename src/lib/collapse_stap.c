@@ -98,27 +98,17 @@ static bool is_frame_shaped(const char *start, const char *end)
 	return false;
 }
 
-static bool starts_with(const char *p, const char *end, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	return (size_t)(end - p) >= n && memcmp(p, prefix, n) == 0;
-}
-
 static int is_not_frame(const fg_trace_line *l, unsigned *memory)
 {
 	(void)memory;
-	if (starts_with(l->raw, l->raw_end, "WARNING:") || starts_with(l->raw, l->raw_end, "ERROR:")) {
+	size_t length = (size_t)(l->raw_end - l->raw);
+	if (fg_has_prefix(l->raw, length, "WARNING:") || fg_has_prefix(l->raw, length, "ERROR:")) {
 		fg_trace_pass_message(l, "SystemTap's message, not a frame");
 		return FG_TRACE_SKIP;
 	}
 	if (l->pending || fg_is_space((unsigned char)l->raw[0]) || is_frame_shaped(l->start, l->end))
 		return FG_TRACE_FRAME;
-	if (fg_trace_is_interrupt(l->start, l->end)) {
-		fg_collapse_warn(l->chunk->report, l->number,
-				 "not indented like a stack frame: header line ignored");
-		return FG_TRACE_SKIP;
-	}
-	return FG_TRACE_MAYBE; /* (a name alone, or a header: the next lines tell) */
+	return fg_trace_flush_left(l); /* (a name alone, or a header) */
 }
 
 const fg_trace_rules fg_stap_rules = {

@@ -43,7 +43,7 @@ struct trace_state {
 	const trace_config *config;
 	fg_trace_stack pending;    /* the pending stack; its lines are frame lines */
 	bool spoilt;               /* the pending stack had a line with control characters */
-	uint64_t maybe;            /* its first lines that may be text, not frames (FG_TRACE_MAYBE) */
+	bool tentative;            /* its lines may all be text, not frames (FG_TRACE_MAYBE) */
 	unsigned memory;           /* the format rules' own state */
 };
 
@@ -131,6 +131,14 @@ static size_t find_boundary(const void *config, const char *text, size_t length)
 	return length;
 }
 
+/* Nothing pending from here on. */
+static void drop_pending(struct trace_state *t)
+{
+	fg_trace_stack_clear(&t->pending);
+	t->spoilt = false;
+	t->tentative = false;
+}
+
 static int end_stack(struct trace_state *t, const char *digits, size_t length,
 		     fg_collapse_chunk *chunk, uint64_t line)
 {
@@ -148,35 +156,19 @@ static int end_stack(struct trace_state *t, const char *digits, size_t length,
 	} else if ((rc = fg_stack_builder_join(&t->pending.frames, NULL, 0, &stack, &stack_length)) == 0) {
 		rc = fg_collapse_add(chunk, line, stack, stack_length, count);
 	}
-	fg_trace_stack_clear(&t->pending);
-	t->spoilt = false;
-	t->maybe = 0;
+	drop_pending(t);
 	t->memory = 0; /* (the driver may cut the input after a count line) */
 	return rc;
 }
 
-bool fg_trace_is_interrupt(const char *start, const char *end)
+int fg_trace_flush_left(const fg_trace_line *line)
 {
-	return end - start == 2 && start[0] == '^' && start[1] == 'C';
-}
-
-/*
- * The pending lines that might have been text (FG_TRACE_MAYBE) were: they
- * are dropped, with a warning at the line that showed it, `where` they
- * were (their own lines may be in a block read before: named from here,
- * the message is the same for any -j).
- */
-static void drop_maybe(struct trace_state *t, fg_collapse_chunk *chunk, uint64_t line,
-		       const char *where)
-{
-	if (t->maybe == 1)
-		fg_collapse_warn(chunk->report, line, "a line not indented like a stack frame %s: "
-				 "header line ignored", where);
-	else
-		fg_collapse_warn(chunk->report, line, "%llu lines not indented like stack frames %s: "
-				 "header lines ignored", (unsigned long long)t->maybe, where);
-	fg_trace_stack_clear(&t->pending);
-	t->maybe = 0;
+	if (line->end - line->start == 2 && line->start[0] == '^' && line->start[1] == 'C') {
+		fg_collapse_warn(line->chunk->report, line->number,
+				 "not indented like a stack frame: header line ignored");
+		return FG_TRACE_SKIP;
+	}
+	return FG_TRACE_MAYBE; /* (the next lines tell) */
 }
 
 void fg_trace_pass_message(const fg_trace_line *line, const char *what)
@@ -189,23 +181,28 @@ void fg_trace_pass_message(const fg_trace_line *line, const char *what)
 	fg_collapse_warn(line->chunk->report, line->number, "%s: %s", what, message);
 }
 
-/* Drops the pending frames, which no count line ended, with a warning
- * saying where they stopped. */
+/*
+ * Drops the pending lines, which no count line ended, with a warning
+ * saying where they stopped: frame lines, or lines that were text (still
+ * tentative; FG_TRACE_MAYBE: "Done." after the last stack) whose warning
+ * is at the line that showed it, not at theirs (they may be in a block
+ * read before: named from here, the message is the same for any -j).
+ */
 static void drop_unended(struct trace_state *t, fg_collapse_chunk *chunk, uint64_t line,
 			 const char *where)
 {
-	if (t->maybe == t->pending.lines && t->maybe != 0) {
-		drop_maybe(t, chunk, line, where); /* (text after the last stack: "Done.") */
-		return;
-	}
-	if (t->pending.lines != 0 && !t->spoilt) /* (a spoilt one was reported) */
+	unsigned long long n = t->pending.lines;
+	if (t->tentative && n == 1)
+		fg_collapse_warn(chunk->report, line, "a line not indented like a stack frame %s: "
+				 "header line ignored", where);
+	else if (t->tentative)
+		fg_collapse_warn(chunk->report, line, "%llu lines not indented like stack frames %s: "
+				 "header lines ignored", n, where);
+	else if (n != 0 && !t->spoilt) /* (a spoilt one was reported) */
 		fg_collapse_warn(chunk->report, line,
 				 "%llu frame line%s %s, with no count line after %s, ignored",
-				 (unsigned long long)t->pending.lines, t->pending.lines == 1 ? "" : "s",
-				 where, t->pending.lines == 1 ? "it" : "them");
-	fg_trace_stack_clear(&t->pending);
-	t->spoilt = false;
-	t->maybe = 0;
+				 n, n == 1 ? "" : "s", where, n == 1 ? "it" : "them");
+	drop_pending(t);
 }
 
 /* One line (trimmed of its '\n'), line number `line` of the chunk. */
@@ -216,8 +213,7 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 	fg_trace_trim(&start, &end);
 	if (start == end) {
 		if (t->spoilt) /* (entries are separated by blank lines) */
-			fg_trace_stack_clear(&t->pending);
-		t->spoilt = false;
+			drop_pending(t);
 		return 0;
 	}
 	if (is_count(start, end))
@@ -232,9 +228,7 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 			fg_collapse_warn(chunk->report, line,
 					 "not a whole count: the stack it ends (%llu frame line%s) ignored",
 					 (unsigned long long)t->pending.lines, t->pending.lines == 1 ? "" : "s");
-		fg_trace_stack_clear(&t->pending);
-		t->spoilt = false;
-		t->maybe = 0;
+		drop_pending(t);
 		return 0;
 	}
 	if (has_control(start, end)) {
@@ -242,7 +236,7 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 			fg_collapse_warn(chunk->report, line, "control characters in a frame: its stack "
 					 "ignored, up to the next count or blank line");
 		t->spoilt = true;
-		t->maybe = 0;
+		t->tentative = false;
 		t->pending.lines++; /* (pending: the lines after it are its frames) */
 		return 0;
 	}
@@ -250,20 +244,18 @@ static int parse_line(struct trace_state *t, const char *raw, const char *raw_en
 	if (rules->is_not_frame != NULL) {
 		/* While the stack's lines may all be text, this one is asked as
 		 * if it started a stack: its kind says what they were. */
-		bool pending = t->pending.lines != 0 && t->maybe == 0;
+		bool pending = t->pending.lines != 0 && !t->tentative;
 		fg_trace_line l = {raw, raw_end, start, end, pending, chunk, line};
 		int kind = rules->is_not_frame(&l, &t->memory);
 		if (kind == FG_TRACE_MAYBE) {
-			t->maybe++;
-		} else if (t->maybe != 0 && kind == FG_TRACE_FRAME) {
+			t->tentative = true; /* (the rules say it of a stack's first lines only) */
+		} else if (t->tentative && kind == FG_TRACE_FRAME) {
 			/* A frame follows: indented, it shows the lines before it
 			 * text; flush left, the stack's first frames (nothing tells
 			 * a greeting before frames flush left from a frame). */
 			if (fg_is_space((unsigned char)*raw))
-				drop_maybe(t, chunk, line, "before this line");
-			t->maybe = 0;
-		} else if (t->maybe != 0 && kind == FG_TRACE_CUT) {
-			drop_maybe(t, chunk, line, "before this line");
+				drop_unended(t, chunk, line, "before this line");
+			t->tentative = false;
 		} else if (kind == FG_TRACE_CUT) {
 			drop_unended(t, chunk, line, "before this line");
 		}

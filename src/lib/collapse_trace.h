@@ -42,9 +42,9 @@ typedef struct fg_trace_rules {
 	 * stack until a line says which: an indented frame makes them text,
 	 * skipped with a warning; a count or a frame flush left makes them
 	 * frames (nothing tells a greeting before frames flush left from a
-	 * frame). memory is the format's own word of state,
-	 * kept from line to line, 0 at the start of each input and after each
-	 * count line. NULL: every line is a frame.
+	 * frame). memory is the format's own word of state, kept from line to
+	 * line, 0 at the start of each input and after each count line. NULL:
+	 * every line is a frame.
 	 */
 	int (*is_not_frame)(const fg_trace_line *line, unsigned *memory);
 	/* Cleans one frame line and pushes its frame(s): 0 or FG_ENOMEM. */
@@ -52,8 +52,11 @@ typedef struct fg_trace_rules {
 			   fg_stack_builder *b);
 } fg_trace_rules;
 
-/* Whether a trimmed line is the terminal's "^C": never a frame. */
-bool fg_trace_is_interrupt(const char *start, const char *end);
+/* What a format's is_not_frame says of a line flush left, where a stack
+ * is about to start, that is not shaped like one of its frames: the
+ * terminal's "^C" is never a frame (skipped, with a warning); anything
+ * else FG_TRACE_MAYBE. */
+int fg_trace_flush_left(const fg_trace_line *line);
 
 /* Passes a line of the tracer's own messages on as a warning: "WHAT:
  * TEXT", the text in printable ASCII (it goes to a terminal), cut at 159

@@ -280,15 +280,6 @@ fg_collapse *fg_format_collapse_new(fg_format format, unsigned threads, const fg
 	}
 }
 
-/* Whether [bytes, bytes + length) is only white space (or nothing). */
-static bool blank(const char *bytes, size_t length)
-{
-	for (size_t i = 0; i < length; i++)
-		if (!fg_is_space((unsigned char)bytes[i]))
-			return false;
-	return true;
-}
-
 /* Whether line `number` (from 1) of text starts with white space. */
 static bool line_indented(const char *text, size_t length, uint64_t number)
 {
@@ -326,7 +317,7 @@ static int input_format(fg_input *in, fg_format forced, fg_format *format, uint6
 		if (*format != FG_FORMAT_UNKNOWN)
 			return 0;
 		if (complete) {
-			if (rc == 1 && blank(bytes, length))
+			if (rc == 1 && fg_is_blank(bytes, length))
 				return 0; /* empty, or blank lines: any format reads it */
 			return fg_fail(err, FG_EINVAL,
 				       "%s: cannot tell the format%s: is it perf script, DTrace, "

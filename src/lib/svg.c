@@ -877,9 +877,6 @@ static int write_frames(frame_work *work, view_job *job, int rc)
 
 /* ---------------------------------------------------------------- header */
 
-/* Only characters that cannot end a CSS declaration, a comment or open a
- * string (no quotes: an unclosed one would swallow the rest of the style
- * sheet), on the cleaned text so that UTF-8 names stay whole. */
 /* The bytes an option may bring into CSS or the XML declaration: letters
  * (any script), digits, space and ",-_." (no quote, no CSS punctuation). */
 static bool css_byte(unsigned char c)
@@ -887,6 +884,9 @@ static bool css_byte(unsigned char c)
 	return isalnum(c) || c == ' ' || c == ',' || c == '-' || c == '_' || c == '.' || c >= 0x80;
 }
 
+/* Only characters that cannot end a CSS declaration, a comment or open a
+ * string (no quotes: an unclosed one would swallow the rest of the style
+ * sheet), on the cleaned text so that UTF-8 names stay whole. */
 static void put_css_value(writer *w, const char *s)
 {
 	w->clean.length = 0;
