@@ -504,7 +504,10 @@ int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
  * to output (NULL or "-": stdout; else atomically, fg_output_open). With
  * no valid input it returns FG_EEMPTY, having written the "no valid input"
  * SVG to stdout as flamegraph.pl does, while an output file keeps its old
- * contents; on any other error nothing is written. With
+ * contents; on any other error an output file keeps its old contents, and
+ * stdout has what was written before the error (a large SVG goes out as
+ * it is written; when only palette.map's preparation ran out of memory,
+ * the whole SVG). With
  * consistent_palette, palette.map is rewritten only once the SVG is
  * committed, so a failed run changes neither file; a palette.map that
  * cannot be written is a warning (the SVG is delivered), but for

@@ -192,6 +192,11 @@ static inline int fg_stack_builder_push_inline(fg_stack_builder *b, const char *
  * names the output and why (stacks.c). 0, FG_ENOMEM or FG_EIO. */
 int fg_stacks_save(const fg_stacks *stacks, int columns, const char *output, fg_error *err);
 
+/* Whether out is a stream (stdout, a pipe, a descriptor): its bytes go
+ * out as its buffer fills, and abort cannot take back those already sent
+ * (output.c). */
+bool fg_output_streams(const fg_output *out);
+
 /* The entry of a stack in a table, or NULL (stacks.c). */
 const fg_stack_entry *fg_stacks_find(const fg_stacks *stacks, const char *stack,
 				     size_t length);

@@ -433,6 +433,11 @@ int fg_output_commit(fg_output *out, fg_error *err)
 	return rc;
 }
 
+bool fg_output_streams(const fg_output *out)
+{
+	return out->temporary == NULL && !out->in_memory;
+}
+
 void fg_output_abort(fg_output *out)
 {
 	if (out == NULL)

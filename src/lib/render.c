@@ -227,7 +227,13 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 		map_out = fg_palette_map_prepare(palette_map, g->options.palette_map_path, &map_err);
 	fg_name_table_free(palette_map);
 	if (map_err.code == FG_ENOMEM) {
-		fg_output_abort(out);
+		/* The SVG is whole: a stream, which may have had its first
+		 * bytes already, gets the rest rather than a cut graph; a file
+		 * keeps its old contents. Either way the run failed. */
+		if (fg_output_streams(out))
+			fg_output_commit(out, NULL);
+		else
+			fg_output_abort(out);
 		return map_failed(warner, &map_err, err);
 	}
 	fg_error commit_err = {0};
