@@ -61,6 +61,10 @@ done
 same_as "fixture detect/perf-oneline.txt (right-aligned comm, one-line stacks)" perf \
 	fg-collapse-perf "$D/perf-oneline.txt"
 same_as "fixture detect/perf-old.txt (no time, unindented frames)" perf fg-collapse-perf "$D/perf-old.txt"
+# perf script -F comm,tid,ip,sym: "prog 123 " is a folded line too, but an
+# indented perf frame follows it.
+same_as "fixture detect/perf-comm-tid.txt (a header of comm and tid only)" perf \
+	fg-collapse-perf "$D/perf-comm-tid.txt"
 
 # The deciding line, as -v reports it.
 "$AUTO" -v "$D/bpftrace-prompt.txt" 2>&1 >/dev/null | grep -q 'bpftrace-prompt.txt:2: bpftrace' &&

@@ -7,7 +7,8 @@
  * DTrace's banner or a "module`func" frame (DTrace), " 0xADDR : func" or
  * " 0xADDR [module" (SystemTap), a sample header with its "TIME:" or an
  * "ADDR symbol (module)" frame (perf script), an unindented "STACK COUNT"
- * line (folded). The first such line decides. Lines that every format may
+ * line (folded; but perf when an indented perf frame follows: the header
+ * "comm TID" of perf script -F comm,tid,ip,sym). The first such line decides. Lines that every format may
  * hold (blank lines, bare counts, prose, "^C") decide nothing. DTrace
  * output whose frames carry no module (rare: bare addresses) is told only
  * by its shape, indented frames then an indented count; that weak sign is
@@ -177,6 +178,20 @@ static bool is_folded_line(const char *line, const char *end)
 		memchr(f.stack, ' ', f.stack_length) == NULL);
 }
 
+/* Whether the line at `line` (up to end) is an indented perf frame: after
+ * a header of perf script -F comm,tid ("prog 123", a folded line too). */
+static bool perf_frame_follows(const char *line, const char *end)
+{
+	const char *newline = memchr(line, '\n', (size_t)(end - line));
+	const char *stop = newline != NULL ? newline : end;
+	while (stop > line && fg_is_space((unsigned char)stop[-1]))
+		stop--;
+	const char *p = line;
+	while (p < stop && fg_is_space((unsigned char)*p))
+		p++;
+	return p > line && p < stop && is_perf_frame(line, p, stop);
+}
+
 /* Whether [p, end) holds only digits (a DTrace or SystemTap count, trimmed). */
 static bool is_count(const char *p, const char *end)
 {
@@ -220,7 +235,7 @@ fg_format fg_format_detect(const char *text, size_t length, bool complete, uint6
 			 is_perf_comment(p, stop))
 			found = FG_FORMAT_PERF;
 		else if (is_folded_line(line, stop))
-			found = FG_FORMAT_FOLDED;
+			found = perf_frame_follows(next, end) ? FG_FORMAT_PERF : FG_FORMAT_FOLDED;
 		else if (p > line && is_count(p, stop)) {
 			if (indented_frame && weak_line == 0)
 				weak_line = number;
