@@ -201,7 +201,8 @@ check_same "--title '' --subtitle '': as if left out" "$TMP/plain.svg" "$TMP/emp
 for spec in "|sans-serif" "Verdana|Verdana,sans-serif" '"|sans-serif' "Times New Roman, serif|Times New Roman,serif" \
 	"3D,,mono|\"3D\",mono" " , x ,|x,sans-serif" "inherit|\"inherit\",sans-serif" "Font 1.0|\"Font 1.0\",sans-serif" \
 	"-apple-system, BlinkMacSystemFont, Segoe UI, sans-serif|-apple-system,BlinkMacSystemFont,Segoe UI,sans-serif" \
-	"-x, -1a|-x,\"-1a\""; do
+	"-x, -1a|-x,\"-1a\"" "revert-layer|\"revert-layer\",sans-serif" \
+	"Initial Sans, Foo UNSET|\"Initial Sans\",\"Foo UNSET\"" "Uninitialized Sans|Uninitialized Sans,sans-serif"; do
 	font=${spec%%|*} want=${spec#*|}
 	got=$("$R" --fonttype "$font" "$F/basic.folded" 2>/dev/null | sed -n 's/^text{font-family:\([^;]*\);.*/\1/p')
 	check_eq "--fonttype '$font': font-family:$want" "$want" "$got"

@@ -896,15 +896,25 @@ static void put_css_value(writer *w, const char *s)
 			put_bytes(w, w->clean.data + i, 1);
 }
 
-/* Whether a font name must be quoted in CSS: unquoted, it is a sequence of
- * identifiers ("Times New Roman", "-apple-system"), none of them a CSS-wide keyword;
- * anything else ("3D", "Font 1.0") would void the whole rule. */
-static bool needs_quotes(const char *name, size_t length)
+/* Whether the word at name (up to a space or end) is a CSS-wide keyword,
+ * which no font name may hold unquoted, not even among other words. */
+static bool css_keyword(const char *name, const char *end)
 {
-	static const char *const keywords[] = {"inherit", "initial", "unset", "revert", "default"};
+	static const char *const keywords[] = {"inherit", "initial", "unset", "revert",
+					       "revert-layer", "default"};
+	const char *space = memchr(name, ' ', (size_t)(end - name));
+	size_t length = (size_t)((space != NULL ? space : end) - name);
 	for (size_t i = 0; i < FG_ARRAY_LENGTH(keywords); i++)
 		if (strlen(keywords[i]) == length && strncasecmp(keywords[i], name, length) == 0)
 			return true;
+	return false;
+}
+
+/* Whether a font name must be quoted in CSS: unquoted, it is a sequence of
+ * identifiers ("Times New Roman", "-apple-system"), none of them a CSS-wide keyword;
+ * anything else ("3D", "Font 1.0", "Initial Sans") would void the whole rule. */
+static bool needs_quotes(const char *name, size_t length)
+{
 	bool word_start = true;
 	for (size_t i = 0; i < length; i++) {
 		unsigned char c = (unsigned char)name[i];
@@ -912,6 +922,8 @@ static bool needs_quotes(const char *name, size_t length)
 			word_start = true;
 			continue;
 		}
+		if (word_start && css_keyword(name + i, name + length))
+			return true;
 		bool letter = isalpha(c) || c == '_' || c >= 0x80;
 		/* (an identifier may start with '-' before a letter or '-':
 		 * "-apple-system") */
