@@ -133,6 +133,21 @@ for p in "${programs[@]}"; do
 		fail "$p --version prints '$p $version'" "exit status $status, output: $out"
 	fi
 
+	# As Getopt::Long: -hel and -vers (one dash, a prefix) are --help and
+	# --version; a value given them is refused; output that cannot be
+	# written is an I/O error (exit 2), as for any other output.
+	"$exe" -hel >"$TMP/hel" 2>&1
+	check_same "$p -hel is --help" "$TMP/help" "$TMP/hel"
+	check_eq "$p -vers is --version" "$p $version" "$("$exe" -vers 2>&1)"
+	check_failure "$p --help=x is refused" 1 "option '--help=x' takes no value" "$exe" --help=x
+	check_failure "$p --version=1 is refused" 1 "option '--version=1' takes no value" "$exe" --version=1
+	if [ -w /dev/full ]; then
+		check_failure "$p --help to a full disk exits 2" 2 "$p: standard output: write failed" \
+			sh -c '"$1" --help >/dev/full' sh "$exe"
+		check_failure "$p --version to a full disk exits 2" 2 "$p: standard output: write failed" \
+			sh -c '"$1" --version >/dev/full' sh "$exe"
+	fi
+
 	# An unknown option: exit 1, a message naming it on stderr, nothing on stdout.
 	"$exe" --no-such-option "$TMP/none" >"$TMP/out" 2>"$TMP/err"
 	status=$?
@@ -178,10 +193,15 @@ for p in "${programs[@]}"; do
 	fi
 	# A missing value is a usage error.
 	check_status "$p: -o without its value exits 1" 1 "$exe" "$input" -o
-	# -j past 1024, in every program that has -j (all but fg-diff).
+	# -j past 1024, in every program that has -j (all but fg-diff); an
+	# integer is [-+]?[0-9]+ (no space before it, as after).
 	if [ "$p" != fg-diff ]; then
 		check_failure "$p: -j 100000 is refused (exit 1)" 1 "$p: -j must be between 0 and 1024" \
 			"$exe" -j 100000 "$input"
+		check_failure "$p: -j ' 2' is refused" 1 "$p: invalid integer ' 2'" "$exe" -j ' 2' "$input"
+		check_failure "$p: -j '2 ' is refused" 1 "$p: invalid integer '2 '" "$exe" -j '2 ' "$input"
+		"$exe" -j +2 "$input" "${second[@]}" >"$TMP/plus" 2>/dev/null
+		check_same "$p: -j +2 is -j 2" "$TMP/stdout" "$TMP/plus"
 	fi
 
 	# "-" is standard input, and so is no operand (but for fg-diff).

@@ -43,6 +43,10 @@ if [ $status = 1 ] && grep -q "option '--he' is ambiguous" "$TMP/err"; then
 else
 	fail "fg-render --he is ambiguous" "status $status: $(cat "$TMP/err")"
 fi
+# ... and named as typed, with one dash or two.
+check_failure "fg-render -he: '-he' is ambiguous" 1 "option '-he' is ambiguous" "$R" -he 20 "$TMP/in"
+check_failure "fg-render -h: '-h' is ambiguous" 1 "option '-h' is ambiguous" "$R" -h "$TMP/in"
+check_failure "fg-render --fo=x: '--fo' is ambiguous" 1 "option '--fo' is ambiguous" "$R" --fo=x "$TMP/in"
 check "fg-render --hel is --help" sh -c "'$R' --hel | grep -q '^Usage: fg-render'"
 check "fg-render --heig 20 is --height" "$R" --heig 20 "$TMP/in" -o "$TMP/h.svg"
 check "fg-diff --h is --help" sh -c "'$BIN/fg-diff' --h | grep -q '^Usage: fg-diff'"

@@ -1,6 +1,7 @@
 /*
  * cli.c - option parsing and messages shared by the fg programs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -115,8 +116,31 @@ static void usage_error(const cli *c, const char *format, const char *what)
 	exit(CLI_EXIT_USAGE);
 }
 
-/* Finds a long option by exact name or unique prefix, case-insensitively. */
-static const cli_option *find_long(const cli *c, const char *name, size_t length)
+/* "option '-he' is ambiguous", spelt as typed (one dash or two). */
+static void ambiguous(const cli *c, const char *arg, const char *name, size_t length)
+{
+	char typed[128];
+	snprintf(typed, sizeof(typed), "%.*s", (int)(length + (size_t)(name - arg)), arg);
+	usage_error(c, "option '%s' is ambiguous", typed);
+}
+
+/* Prints text (--help, --version) and exits: 0, or 2 when it could not be
+ * written (a full disk, a closed pipe), as any other output. */
+static void print_and_exit(const cli *c, const char *text, const char *more)
+{
+	fputs(text, stdout);
+	if (more != NULL)
+		printf(" %s\n", more);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error(c->program, "standard output: write failed: %s", strerror(errno));
+		exit(CLI_EXIT_FAILURE_IO);
+	}
+	exit(CLI_EXIT_OK);
+}
+
+/* Finds a long option by exact name or unique prefix, case-insensitively
+ * (name: arg after its dashes). */
+static const cli_option *find_long(const cli *c, const char *arg, const char *name, size_t length)
 {
 	const cli_option *found = NULL;
 	int matches = 0;
@@ -128,11 +152,8 @@ static const cli_option *find_long(const cli *c, const char *name, size_t length
 			matches++;
 		}
 	}
-	if (matches > 1) {
-		char ambiguous[128];
-		snprintf(ambiguous, sizeof(ambiguous), "%.*s", (int)length, name);
-		usage_error(c, "option '--%s' is ambiguous", ambiguous);
-	}
+	if (matches > 1)
+		ambiguous(c, arg, name, length);
 	return matches == 1 ? found : NULL;
 }
 
@@ -162,9 +183,12 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 		*(const char **)o->target = value;
 		break;
 	case CLI_INT: {
+		/* [-+]?[0-9]+, as Getopt::Long's integers: no space before */
+		const char *digits = value + (*value == '-' || *value == '+');
 		errno = 0;
 		long v = strtol(value, &end, 10);
-		if (*value == '\0' || *end != '\0' || (errno != 0 && errno != ERANGE))
+		if (!isdigit((unsigned char)*digits) || *end != '\0' ||
+		    (errno != 0 && errno != ERANGE))
 			usage_error(c, "invalid integer '%s'", value);
 		if (errno == ERANGE || v < -2147483647 || v > 2147483647)
 			usage_error(c, "integer '%s' out of range", value);
@@ -172,9 +196,11 @@ static void apply(const cli *c, const cli_option *o, const char *value)
 		break;
 	}
 	case CLI_DOUBLE: {
+		/* (Out of double's range, 1e-400 or 1e400, is a number: 0 or
+		 * infinity, which the option's own range then refuses.) */
 		errno = 0;
 		double v = strtod(value, &end);
-		if (!cli_is_real(value) || *end != '\0' || errno != 0 || !isfinite(v))
+		if (!cli_is_real(value) || *end != '\0' || (errno != 0 && errno != ERANGE))
 			usage_error(c, "invalid number '%s'", value);
 		*(double *)o->target = v;
 		break;
@@ -227,35 +253,28 @@ int cli_parse(const cli *c, int argc, char **argv)
 		if (o == NULL) {
 			const char *eq = strchr(name, '=');
 			size_t length = eq ? (size_t)(eq - name) : strlen(name);
-			if (strncasecmp(name, "help", length) == 0 && length == 4) {
-				fputs(c->usage, stdout);
-				exit(CLI_EXIT_OK);
-			}
-			if (strncasecmp(name, "version", length) == 0 && length == 7) {
-				printf("%s %s\n", c->program, FG_VERSION);
-				exit(CLI_EXIT_OK);
-			}
-			o = find_long(c, name, length);
+			bool help = length > 0 && length <= 4 && strncasecmp(name, "help", length) == 0;
+			bool version = length > 0 && length <= 7 &&
+				       strncasecmp(name, "version", length) == 0;
+			if (eq != NULL && ((help && length == 4) || (version && length == 7)))
+				usage_error(c, "option '%s' takes no value", arg);
+			if (help && length == 4)
+				print_and_exit(c, c->usage, NULL);
+			if (version && length == 7)
+				print_and_exit(c, c->program, FG_VERSION);
+			o = find_long(c, arg, name, length);
 			/* --help and --version count among the options a prefix may
 			 * name, as in Getopt::Long: --he is ambiguous in fg-render
-			 * (--height, --help), --hel is --help. */
-			bool help = length > 0 && length < 4 && strncasecmp(name, "help", length) == 0;
-			bool version = length > 0 && length < 7 &&
-				       strncasecmp(name, "version", length) == 0;
+			 * (--height, --help), --hel is --help, and so is -hel. */
 			bool exact = o != NULL && strlen(o->name) == length;
-			if (!exact && (help || version) && (o != NULL || (help && version))) {
-				char ambiguous[128];
-				snprintf(ambiguous, sizeof(ambiguous), "%.*s", (int)length, name);
-				usage_error(c, "option '--%s' is ambiguous", ambiguous);
-			}
-			if (o == NULL && is_long && help) {
-				fputs(c->usage, stdout);
-				exit(CLI_EXIT_OK);
-			}
-			if (o == NULL && is_long && version) {
-				printf("%s %s\n", c->program, FG_VERSION);
-				exit(CLI_EXIT_OK);
-			}
+			if (!exact && (help || version) && (o != NULL || (help && version)))
+				ambiguous(c, arg, name, length);
+			if (o == NULL && (help || version) && eq != NULL)
+				usage_error(c, "option '%s' takes no value", arg);
+			if (o == NULL && help)
+				print_and_exit(c, c->usage, NULL);
+			if (o == NULL && version)
+				print_and_exit(c, c->program, FG_VERSION);
 			if (o == NULL && !is_long && bundled_flags(c, name)) {
 				/* -ns: several one-letter flags, as getopts allows. */
 				for (const char *f = name; *f != '\0'; f++)
