@@ -88,8 +88,8 @@ typedef struct fg_warner {
  * An exact, non-negative sample count: whole + frac / 10^18.
  * Integers are exact to 2^64 - 1; decimals are exact to 18 places (further
  * places are rejected by the parser, so a sum never drifts as binary
- * floating point does). Sums that exceed 2^64 - 1 are reported, never
- * wrapped.
+ * floating point does). Sums whose whole part would exceed 2^64 - 1 are
+ * reported, never wrapped (2^64 - 1 and a fraction is a count).
  */
 typedef struct fg_count {
 	uint64_t whole;
@@ -281,17 +281,21 @@ fg_stacks *fg_stacks_new(void);
 void fg_stacks_free(fg_stacks *stacks);
 
 /* Adds count to column (0 or 1) of stack, creating the entry. Returns 0,
- * FG_ENOMEM or FG_ERANGE (the sum would overflow; nothing is changed). */
+ * FG_ENOMEM, FG_ERANGE (the sum would overflow; nothing is changed) or
+ * FG_EINVAL (another column; nothing is added). */
 int fg_stacks_add(fg_stacks *stacks, const char *stack, size_t length,
 		  int column, fg_count count);
 
-/* Adds every entry of `from` into `into` (column by column). */
+/* Adds every entry of `from` into `into` (column by column). Returns 0,
+ * FG_ENOMEM or FG_ERANGE; after an error `into` holds the entries merged
+ * before it (still a valid table, but not the sum). */
 int fg_stacks_merge(fg_stacks *into, const fg_stacks *from);
 
 /* The number of unique stacks. */
 size_t fg_stacks_size(const fg_stacks *stacks);
 
-/* Sum of one column over all stacks (FG_ERANGE on overflow). */
+/* Sum of one column (0 or 1) over all stacks (FG_ERANGE on overflow,
+ * FG_EINVAL for another column). */
 int fg_stacks_total(const fg_stacks *stacks, int column, fg_count *total);
 
 /*
@@ -302,7 +306,8 @@ int fg_stacks_total(const fg_stacks *stacks, int column, fg_count *total);
 const fg_stack_entry **fg_stacks_sorted(const fg_stacks *stacks);
 
 /* Writes "STACK COUNT\n" (columns == 1) or "STACK BEFORE AFTER\n"
- * (columns == 2) for every entry, sorted bytewise. */
+ * (columns == 2) for every entry, sorted bytewise; FG_EINVAL for any other
+ * columns. */
 int fg_stacks_write(const fg_stacks *stacks, int columns, fg_output *out);
 
 /* ------------------------------------------------------------ stack builder */
@@ -453,13 +458,18 @@ bool fg_background_is_valid(const char *name);
 typedef struct fg_graph fg_graph;
 
 /* A new, empty graph; options are copied, but the strings they point to
- * must stay valid until fg_graph_free. NULL when out of memory. */
+ * must stay valid until fg_graph_free. font_type, count_name, name_type,
+ * colors and palette_map_path left NULL take their defaults (the other
+ * options are checked when the graph is written: fg_graph_options_check).
+ * NULL when out of memory. */
 fg_graph *fg_graph_new(const fg_graph_options *options);
 void fg_graph_free(fg_graph *graph);
 
 /* Parses and adds one folded line. Blank lines are ignored; an invalid line
  * is counted (fg_graph_invalid_lines) and reported through warner, with file
- * and line, for the first few. Returns 0, or FG_ENOMEM / FG_ERANGE (fatal). */
+ * and line, for the first few. Returns 0, or FG_ENOMEM / FG_ERANGE (fatal),
+ * or FG_EINVAL once the graph was written (as fg_graph_read and
+ * fg_graph_run: a graph is written once, after all its lines). */
 int fg_graph_add_line(fg_graph *graph, const char *line, size_t length,
 		      const char *file, uint64_t line_number,
 		      const fg_warner *warner, fg_error *err);
@@ -480,9 +490,10 @@ fg_count fg_graph_total(const fg_graph *graph);
  * width 21 to 1000000, frame_height 2 to 10000, font_size 0.1 to 1000,
  * font_width 0.01 to 10, factor 1e-9 to 1e9, diff_threshold 0 to 100,
  * min_width 0 to 1000000 (a percentage: to 100), threads 0 to 1024,
- * view_nodes 0 to 100000000. Returns 0, or FG_EINVAL with err naming the
- * first option out of range as fg-render spells it ("--width must be
- * between 21 and 1000000"). fg_graph_write_svg checks too.
+ * view_nodes 0 to 100000000, and encoding: NULL or "UTF-8" (any case),
+ * the SVG's own. Returns 0, or FG_EINVAL with err naming the first option
+ * out of range as fg-render spells it ("--width must be between 21 and
+ * 1000000"). fg_graph_write_svg checks too.
  */
 int fg_graph_options_check(const fg_graph_options *options, fg_error *err);
 
@@ -503,8 +514,9 @@ int fg_graph_write_svg(fg_graph *graph, fg_output *out, const fg_warner *warner,
  * is stdin, as is "-"; gzip is detected) into graph, then writes the SVG
  * to output (NULL or "-": stdout; else atomically, fg_output_open). With
  * no valid input it returns FG_EEMPTY, having written the "no valid input"
- * SVG to stdout as flamegraph.pl does, while an output file keeps its old
- * contents; on any other error an output file keeps its old contents, and
+ * SVG when the output is stdout, as flamegraph.pl does, while an output
+ * file keeps its old contents (and nothing goes to stdout); on any other
+ * error an output file keeps its old contents, and
  * stdout has what was written before the error (a large SVG goes out as
  * it is written; when only palette.map's preparation ran out of memory,
  * the whole SVG). With

@@ -45,12 +45,28 @@ size_t fg_graph_thread_count(const fg_graph_options *o)
 	return n > most ? most : n;
 }
 
+/* The options' strings that must be there, NULL (a zeroed struct) meaning
+ * their defaults. */
+static void default_strings(fg_graph_options *o)
+{
+	fg_graph_options d;
+	fg_graph_options_init(&d);
+	const char **strings[] = {&o->font_type, &o->count_name, &o->name_type, &o->colors,
+				  &o->palette_map_path};
+	const char *defaults[] = {d.font_type, d.count_name, d.name_type, d.colors,
+				  d.palette_map_path};
+	for (size_t i = 0; i < FG_ARRAY_LENGTH(strings); i++)
+		if (*strings[i] == NULL)
+			*strings[i] = defaults[i];
+}
+
 fg_graph *fg_graph_new(const fg_graph_options *options)
 {
 	fg_graph *g = calloc(1, sizeof(*g));
 	if (g == NULL)
 		return NULL;
 	g->options = *options;
+	default_strings(&g->options);
 	g->sink_count = fg_graph_thread_count(options);
 	g->sinks = calloc(g->sink_count, sizeof(*g->sinks));
 	if (g->sinks == NULL) {
@@ -163,9 +179,18 @@ int fg_graph_fatal(int rc, const char *file, uint64_t line_number, fg_error *err
 	return fg_fail(err, rc, "out of memory");
 }
 
+int fg_graph_check_open(const fg_graph *g, fg_error *err)
+{
+	if (g->written)
+		return fg_fail(err, FG_EINVAL, "the graph was written: it takes no more lines");
+	return 0;
+}
+
 int fg_graph_add_line(fg_graph *g, const char *line, size_t length, const char *file,
 		      uint64_t line_number, const fg_warner *warner, fg_error *err)
 {
+	if (g->written)
+		return fg_graph_check_open(g, err);
 	bool fatal;
 	int rc = fg_graph_parse_line(&g->options, &g->sinks[0], line, length, &fatal);
 	if (rc != 0 && fatal)

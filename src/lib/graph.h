@@ -29,8 +29,12 @@ struct fg_graph {
 	uint64_t invalid_lines;
 	uint64_t first_invalid[FG_REPORT_INVALID_LINES]; /* their line numbers */
 	char *invalid_files[FG_REPORT_INVALID_LINES]; /* and their files (copies) */
-	bool written;
+	bool written;              /* by fg_graph_write_svg: it takes no more lines */
 };
+
+/* FG_EINVAL when g was written (its trees are merged and finished): it
+ * takes no more lines (graph.c). */
+int fg_graph_check_open(const fg_graph *g, fg_error *err);
 
 /*
  * Parses one line into sink s (graph.c). Returns 0 (added, or blank),

@@ -582,6 +582,8 @@ static int publish(reader *r, fg_input *in, const char *text, size_t length, siz
 
 int fg_graph_read(fg_graph *g, fg_input *in, const fg_warner *warner, fg_error *err)
 {
+	if (fg_graph_check_open(g, err) != 0)
+		return FG_EINVAL;
 	reader *r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		return fg_fail(err, FG_ENOMEM, "out of memory");

@@ -33,6 +33,11 @@ int fg_graph_options_check(const fg_graph_options *o, fg_error *err)
 		{"-j", o->threads, 0, 1024},
 		{"--view-nodes", o->view_nodes, 0, 100000000},
 	};
+	/* The SVG is UTF-8, the one encoding its declaration may name (any
+	 * other name, or none, would be a lie or malformed XML). */
+	if (o->encoding != NULL && strcasecmp(o->encoding, "UTF-8") != 0)
+		return fg_fail(err, FG_EINVAL, "invalid --encoding '%s': the SVG is UTF-8, the "
+			       "only encoding it can declare", o->encoding);
 	for (size_t i = 0; i < FG_ARRAY_LENGTH(ranges); i++) {
 		/* (A NaN is in no range.) */
 		if (ranges[i].value >= ranges[i].low && ranges[i].value <= ranges[i].high)
@@ -196,6 +201,8 @@ int fg_graph_run(fg_graph *g, const char *const *paths, size_t count, const char
 		paths = standard_input;
 		count = 1;
 	}
+	if (fg_graph_check_open(g, err) != 0)
+		return FG_EINVAL;
 	if (g->options.name_attr_path != NULL && name_attr_readable(g->options.name_attr_path, err) != 0)
 		return err->code;
 	for (size_t i = 0; i < count; i++) {

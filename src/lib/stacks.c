@@ -120,6 +120,8 @@ const fg_stack_entry *fg_stacks_find(const fg_stacks *s, const char *stack, size
 int fg_stacks_add(fg_stacks *s, const char *stack, size_t length, int column,
 		  fg_count count)
 {
+	if (column != 0 && column != 1)
+		return FG_EINVAL;
 	fg_stack_entry *e = find_or_add(s, stack, length, fg_hash_bytes(stack, length));
 	if (e == NULL)
 		return FG_ENOMEM;
@@ -144,6 +146,8 @@ int fg_stacks_merge(fg_stacks *into, const fg_stacks *from)
 
 int fg_stacks_total(const fg_stacks *s, int column, fg_count *total)
 {
+	if (column != 0 && column != 1)
+		return FG_EINVAL;
 	fg_count sum = {0, 0};
 	for (size_t i = 0; i < s->size; i++) {
 		int rc = fg_count_add(&sum, s->entries[i].count[column]);
@@ -163,6 +167,8 @@ const fg_stack_entry **fg_stacks_sorted(const fg_stacks *s)
 
 int fg_stacks_write(const fg_stacks *s, int columns, fg_output *out)
 {
+	if (columns != 1 && columns != 2)
+		return FG_EINVAL;
 	const fg_stack_entry **sorted = fg_stacks_sorted(s);
 	if (sorted == NULL)
 		return FG_ENOMEM;

@@ -142,11 +142,6 @@ int main(int argc, char **argv)
 		cli_error("fg-render", "%s", err.message);
 		return CLI_EXIT_USAGE;
 	}
-	if (g->encoding != NULL && strcasecmp(g->encoding, "UTF-8") != 0) {
-		cli_error("fg-render", "invalid --encoding '%s': fg-render writes UTF-8, the only "
-				       "encoding it can declare", g->encoding);
-		return CLI_EXIT_USAGE;
-	}
 	if (g->bg_colors != NULL && !fg_background_is_valid(g->bg_colors)) {
 		cli_error("fg-render", "unrecognized --bgcolors '%s': use yellow, blue, green, "
 				       "grey or #rrggbb", g->bg_colors);

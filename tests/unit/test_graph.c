@@ -76,6 +76,68 @@ static void test_options_check(void)
 	      "options: fg_graph_write_svg checks them too");
 	fg_output_abort(out);
 	fg_graph_free(g);
+	/* The SVG is UTF-8: no other encoding may be declared, nor an empty one. */
+	fg_graph_options_init(&o);
+	o.encoding = "utf-8";
+	CHECK(fg_graph_options_check(&o, &err) == 0, "options: encoding utf-8 passes");
+	o.encoding = "";
+	CHECK(fg_graph_options_check(&o, &err) == FG_EINVAL &&
+	      strstr(err.message, "invalid --encoding ''") != NULL, "options: an empty encoding is refused");
+	o.encoding = "latin1";
+	CHECK(fg_graph_options_check(&o, &err) == FG_EINVAL, "options: encoding latin1 is refused");
+}
+
+/* Options left zeroed: the strings take their defaults (no crash), the
+ * numbers are refused when the graph is written. */
+static void test_zeroed_options(void)
+{
+	fg_graph_options o;
+	fg_graph_options_init(&o);
+	o.count_name = o.colors = o.font_type = o.name_type = NULL;
+	o.colors = "chain"; /* (the one palette that rewrites stacks) */
+	fg_graph *g = fg_graph_new(&o);
+	fg_error err = {0};
+	fg_output *out = fg_output_open_memory();
+	size_t length = 0;
+	const char *svg = NULL;
+	CHECK(g != NULL && fg_graph_add_line(g, "a;b 5", 5, "x", 1, NULL, &err) == 0 &&
+	      fg_graph_write_svg(g, out, NULL, &err) == 0 && (svg = fg_output_data(out, &length)) != NULL &&
+	      memmem(svg, length, "samples", 7) != NULL && memmem(svg, length, "Verdana", 7) != NULL,
+	      "zeroed options: NULL strings take their defaults");
+	fg_output_abort(out);
+	fg_graph_free(g);
+	memset(&o, 0, sizeof(o));
+	g = fg_graph_new(&o);
+	out = fg_output_open_memory();
+	CHECK(g != NULL && fg_graph_add_line(g, "a;b 5", 5, "x", 1, NULL, &err) == 0 &&
+	      fg_graph_write_svg(g, out, NULL, &err) == FG_EINVAL &&
+	      strstr(err.message, "--width") != NULL,
+	      "zeroed options: lines are taken, the write refuses the width");
+	fg_output_abort(out);
+	fg_graph_free(g);
+}
+
+/* A graph is written once, after its lines: more lines after are refused,
+ * through every door (they would go into trees already merged). */
+static void test_written_graph(void)
+{
+	fg_graph_options o;
+	fg_graph_options_init(&o);
+	fg_graph *g = fg_graph_new(&o);
+	fg_error err = {0};
+	fg_output *out = fg_output_open_memory();
+	CHECK(fg_graph_add_line(g, "a;b 5", 5, "x", 1, NULL, &err) == 0 &&
+	      fg_graph_write_svg(g, out, NULL, &err) == 0, "written graph: the first write");
+	fg_output_abort(out);
+	CHECK(fg_graph_add_line(g, "a;c 5", 5, "x", 2, NULL, &err) == FG_EINVAL &&
+	      strstr(err.message, "written") != NULL, "written graph: fg_graph_add_line refuses");
+	fg_input *in = fg_input_open_memory("mem", "a;c 5\n", 6);
+	CHECK(fg_graph_read(g, in, NULL, &err) == FG_EINVAL, "written graph: fg_graph_read refuses");
+	fg_input_close(in);
+	const char *paths[] = {"/dev/null"};
+	CHECK(fg_graph_run(g, paths, 1, "/dev/null", NULL, &err) == FG_EINVAL,
+	      "written graph: fg_graph_run refuses");
+	fg_graph_free(g);
 }
 
 /* A first block of `count` lines: `kind` 0, a hundred processes (the
@@ -156,6 +218,8 @@ static void test_partition_frames(void)
 int main(void)
 {
 	test_options_check();
+	test_zeroed_options();
+	test_written_graph();
 	test_palette_map_unwritable();
 	test_partition_frames();
 	size_t order[LINES];

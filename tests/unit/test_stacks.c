@@ -33,6 +33,18 @@ static void test_stacks(void)
 	CHECK(fg_stacks_size(s) == 5004 && fg_stacks_total(s, 0, &total) == 0 && total.whole == 20,
 	      "stacks: merge adds counts and new stacks");
 	fg_stacks_free(other);
+	/* Only columns 0 and 1 exist: another is refused, nothing added. */
+	CHECK(fg_stacks_add(s, "a", 1, -1, fg_count_of(1)) == FG_EINVAL &&
+	      fg_stacks_add(s, "new", 3, 2, fg_count_of(1)) == FG_EINVAL && fg_stacks_size(s) == 5004 &&
+	      fg_stacks_total(s, 0, &total) == 0 && total.whole == 20,
+	      "stacks: a column other than 0 and 1 is refused, the table unchanged");
+	CHECK(fg_stacks_total(s, 2, &total) == FG_EINVAL, "stacks: the total of column 2 is refused");
+	fg_output *out = fg_output_open_memory();
+	size_t written;
+	CHECK(fg_stacks_write(s, 3, out) == FG_EINVAL && fg_stacks_write(s, 0, out) == FG_EINVAL &&
+	      (fg_output_data(out, &written), written == 0),
+	      "stacks: writing 0 or 3 columns is refused, nothing written");
+	fg_output_abort(out);
 	fg_stacks_free(s);
 
 	fg_stack_builder b;
