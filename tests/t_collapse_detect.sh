@@ -208,3 +208,17 @@ check_eq "fg-collapse: blank lines only are an empty input, skipped" "a;b 3" \
 awk 'BEGIN { for (i = 0; i < 300000; i++) print "      5"; print "      m`f"; print "      3" }' >"$TMP/counts-first.txt"
 check_failure "counts alone for the whole first MB: refused, not guessed" 2 \
 	'counts-first.txt: cannot tell the format from the first MB' "$AUTO" "$TMP/counts-first.txt"
+# The first MB ends inside a perf header: the piece before the edge,
+# "java 24636", would pass for a folded line. Only whole lines are judged
+# (refused here, from a file and from a pipe); 66 blank lines fewer and the
+# header is whole inside the MB: perf.
+for lines in 1048566 1048500; do
+	{ head -c $lines /dev/zero | tr '\0' '\n'
+	  printf 'java 24636/25607 [000] 4794564.109216:    10101010 cycles:\n\tffffffff8103d0ca bar ([kernel.kallsyms])\n\n'; } >"$TMP/edge-$lines.txt"
+done
+check_failure "a line cut at the first MB's edge is not judged (a file)" 2 \
+	'edge-1048566.txt: cannot tell the format from the first MB' "$AUTO" "$TMP/edge-1048566.txt"
+check_failure "a line cut at the first MB's edge is not judged (a pipe)" 2 \
+	'<stdin>: cannot tell the format from the first MB' sh -c '"$1" < "$2"' sh "$AUTO" "$TMP/edge-1048566.txt"
+check_eq "a header whole inside the first MB decides perf" "java;bar 10101010" \
+	"$("$AUTO" "$TMP/edge-1048500.txt" 2>/dev/null)"

@@ -323,6 +323,12 @@ static int input_format(fg_input *in, fg_format forced, fg_format *format, uint6
 			return rc;
 		bool complete = rc == 1 || length >= DETECT_WINDOW;
 		size_t window = length < DETECT_WINDOW ? length : DETECT_WINDOW;
+		/* A window that the input goes on past ends with whole lines:
+		 * a line cut at the window's edge ("java 24636" of a perf
+		 * header) would be judged as if it were all. */
+		if (rc != 1 || window < length)
+			while (window > 0 && bytes[window - 1] != '\n')
+				window--;
 		*format = fg_format_detect(bytes, window, complete, line);
 		/* Counts alone (an indented count decided: no folded line did)
 		 * tell nothing when more input follows: a capture may begin with
