@@ -12,6 +12,19 @@ printf 'b 1\nbad\nworse\n' >"$TMP/f2"
 check "the invalid-lines summary names each line's file" \
 	grep -q "ignored 3 lines with invalid format ($TMP/f1 line 2, $TMP/f2 line 2, 3)" "$TMP/err"
 
+# ... and a long path by its end, which tells two files apart (it was cut
+# to its first 60 bytes: the same directory twice).
+long=$TMP/profiles-from-the-production-cluster-2026-11-24/collapsed-by-the-nightly-job
+mkdir -p "$long"
+printf 'bad\na 1\n' >"$long/host1.folded"
+printf 'a 1\nbad\n' >"$long/host2.folded"
+"$R" "$long/host1.folded" "$long/host2.folded" 2>"$TMP/err" >/dev/null
+check "the invalid-lines summary keeps a long path's end" \
+	grep -q "(\.\.[^ ]*/host1\.folded line 1, \.\.[^ ]*/host2\.folded line 2)" "$TMP/err"
+printf 'bad\n' >"$TMP/bad"
+check_failure "fg-diff names standard input <stdin>, not -" 2 "no valid input in <stdin> or " \
+	sh -c '"$1" - "$2" <"$2"' sh "$BIN/fg-diff" "$TMP/bad"
+
 # A count with 19 decimals: say why it is refused.
 printf 'a 1.0000000000000000001\nb 1\n' >"$TMP/decimals"
 "$R" "$TMP/decimals" 2>"$TMP/err" >/dev/null

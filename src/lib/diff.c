@@ -169,7 +169,9 @@ int fg_diff_run(const char *before, const char *after, const char *output,
 	if (rc == 0)
 		rc = fg_diff_normalize(stacks, options, err);
 	if (rc == 0 && fg_stacks_size(stacks) == 0)
-		rc = fg_fail(err, FG_EEMPTY, "no valid input in %s or %s", before, after);
+		rc = fg_fail(err, FG_EEMPTY, "no valid input in %s or %s",
+			     strcmp(before, "-") == 0 ? "<stdin>" : before,
+			     strcmp(after, "-") == 0 ? "<stdin>" : after);
 	if (rc == 0)
 		rc = fg_stacks_save(stacks, 2, output, err);
 	fg_stacks_free(stacks);

@@ -84,9 +84,14 @@ static void warn_input(const fg_graph *g, fg_count total, const fg_warner *warne
 				     (size_t)n < sizeof(message) - 32;
 		     i++) {
 			const char *file = g->invalid_files[i] ? g->invalid_files[i] : "input";
+			/* (a long path keeps its end, the part that tells files
+			 * apart, cut between UTF-8 characters) */
+			size_t length = strlen(file), from = length > 60 ? length - 58 : 0;
+			while (from > 0 && from < length && ((unsigned char)file[from] & 0xC0) == 0x80)
+				from++;
 			if (previous == NULL || strcmp(previous, file) != 0)
-				n += snprintf(message + n, sizeof(message) - (size_t)n, "%s%.60s line ",
-					      i ? ", " : "", file);
+				n += snprintf(message + n, sizeof(message) - (size_t)n, "%s%s%s line ",
+					      i ? ", " : "", from > 0 ? ".." : "", file + from);
 			else
 				n += snprintf(message + n, sizeof(message) - (size_t)n, ", ");
 			n += snprintf(message + n, sizeof(message) - (size_t)n, "%llu",
