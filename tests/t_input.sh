@@ -28,4 +28,12 @@ fi
 "$BIN/fg-diff" "$TMP/two.gz" "$TMP/plain" >"$TMP/out" 2>&1
 check "two members then padding: both read" grep -q '^a;b 6 3$' "$TMP/out"
 { cat "$TMP/in.gz"; head -c 10 /dev/zero; printf 'junk'; } >"$TMP/junk.gz"
-check_status "garbage after the padding is still an error" 2 "$BIN/fg-diff" "$TMP/junk.gz" "$TMP/plain"
+check_failure "garbage after the padding is still an error, and says so" 2 \
+	"junk.gz: trailing data after the gzip data (not another gzip member)" \
+	"$BIN/fg-diff" "$TMP/junk.gz" "$TMP/plain"
+# After a gzip member, only another gzip member: a zlib stream is garbage
+# (as for gzip -d), not more input.
+python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(b"z;z 9\n"))' >"$TMP/z.zlib"
+cat "$TMP/in.gz" "$TMP/z.zlib" >"$TMP/gz-zlib.gz"
+check_failure "a zlib stream after a gzip member is not read as one" 2 \
+	"gz-zlib.gz: trailing data after the gzip data" "$BIN/fg-diff" "$TMP/gz-zlib.gz" "$TMP/plain"

@@ -39,6 +39,7 @@ struct fg_input {
 	unsigned char *raw;  /* compressed bytes not yet inflated */
 	bool raw_eof;
 	bool inside_member;  /* inflate has started a member it has not ended */
+	bool member_ended;   /* a gzip member has ended: what follows must be one too */
 #endif
 };
 
@@ -179,12 +180,18 @@ static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
 			if (in->z.avail_in == 0)
 				continue;
 		}
+		bool starting = !in->inside_member;
 		int rc = inflate(&in->z, Z_NO_FLUSH);
 		in->inside_member = rc != Z_STREAM_END;
 		if (rc == Z_STREAM_END) {
-			/* Concatenated gzip members are one stream, as for gzip -d. */
-			if (inflateReset(&in->z) != Z_OK)
+			/* Concatenated gzip members are one stream, as for gzip -d;
+			 * only gzip members (a zlib stream after one is not). */
+			in->member_ended = true;
+			if (inflateReset2(&in->z, 15 + 16) != Z_OK)
 				return fg_fail(err, FG_EINVAL, "%s: corrupt gzip data", in->name);
+		} else if (rc == Z_DATA_ERROR && starting && in->member_ended) {
+			return fg_fail(err, FG_EINVAL, "%s: trailing data after the gzip data "
+				       "(not another gzip member)", in->name);
 		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
 			return fg_fail(err, FG_EINVAL, "%s: corrupt gzip data (%s)", in->name,
 				       in->z.msg ? in->z.msg : "inflate failed");
