@@ -40,7 +40,7 @@ framesGroup.addEventListener('click', function (e) {
 		e.preventDefault();
 	}
 	if (e.shiftKey) {
-		openFunction(names[f]);
+		openFunction(parent[f] < 0 ? null : names[f]);
 		return;
 	}
 	setFocus(f, false);
@@ -75,11 +75,12 @@ function functionUnderPointer() {
 	if (viewShown && viewFocus >= 0 && viewFocus < viewFrames.length) {
 		return viewName(viewFocus);
 	}
+	/* (the root, "all", is no function) */
 	if (!viewShown && detailsFrame >= 0) {
-		return names[detailsFrame];
+		return parent[detailsFrame] < 0 ? null : names[detailsFrame];
 	}
 	if (!viewShown && focused >= 0) {
-		return names[focused];
+		return parent[focused] < 0 ? null : names[focused];
 	}
 	return null;
 }

@@ -61,21 +61,56 @@ function unhighlight() {
 	highlighted = [];
 }
 
+/* The matched share of the samples, exact, from the view data when it
+ * holds every node (nothing left in "other"): frames narrower than
+ * --minwidth count too, and with hide or rec on, the frames these leave.
+ * Each sample once: a match under a match adds nothing. null without such
+ * data. */
+function matchedFromData() {
+	var d = loadData();
+	var base = d && d.otherAll === 0 ? currentBase() : null;
+	if (!base || !(d.span > 0)) {
+		return null;
+	}
+	var hit = new Uint8Array(base.n);
+	var tested = new Int8Array(d.names.length);
+	var sum = 0;
+	for (var i = 0; i < base.n; i++) {
+		var nm = base.name[i];
+		if (i > 0 && hit[base.parent[i]]) {
+			hit[i] = 1;
+		} else if (nm >= 0) {
+			if (tested[nm] === 0) {
+				tested[nm] = searchRe.test(d.names[nm]) ? 1 : -1;
+			}
+			if (tested[nm] > 0) {
+				hit[i] = 1;
+				sum += base.total[i];
+			}
+		}
+	}
+	return 100 * sum / d.span;
+}
+
 function matchedText() {
 	var source = searchRe.source;
 	if (source.length > 40) {
 		source = source.slice(0, 38) + '..';
 	}
-	var sum = 0;
-	var cover = -1;
-	for (var q = 0; q < N; q++) {
-		var f = order[q];
-		if (q >= cover && searchRe.test(names[f])) {
-			sum += count[f];
-			cover = q + size[f];
+	var p = matchedFromData();
+	if (p === null) {
+		/* the drawn frames: those --minwidth left out are missed */
+		var sum = 0;
+		var cover = -1;
+		for (var q = 0; q < N; q++) {
+			var f = order[q];
+			if (q >= cover && searchRe.test(names[f])) {
+				sum += count[f];
+				cover = q + size[f];
+			}
 		}
+		p = total > 0 ? 100 * sum / total : 0;
 	}
-	var p = total > 0 ? 100 * sum / total : 0;
 	var where = matchPos >= 0 ? (matchPos + 1) + ' of ' + matches.length : String(matches.length);
 	return 'Matched: ' + (p === 100 ? '100' : p.toFixed(1)) + '% for /' + source + '/' +
 		(ignoreCase ? 'i' : '') + ' (' + where + (matches.length === 1 ? ' frame)' : ' frames)');

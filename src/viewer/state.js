@@ -108,6 +108,14 @@ function formatCount(v) {
 	return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (dot < 0 ? '' : s.slice(dot));
 }
 
+/* A count (times --factor) as the writer shows it in a title: a whole
+ * number, half to even (printf's "%.0f"). Its share is taken from the
+ * exact count, not from this. */
+function shownCount(v) {
+	var r = Math.round(v);
+	return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
 function pct(part, whole) {
 	return whole > 0 ? (100 * part / whole).toFixed(2) + '%' : '0.00%';
 }

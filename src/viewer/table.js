@@ -167,7 +167,6 @@ function refreshTable() {
 		var y = bySelf ? sums.total : sums.self;
 		return x[b] - x[a] || y[b] - y[a] || compareNames(d.names[a], d.names[b]);
 	});
-	var whole = d.span * d.factor;
 	var parts = ['<table><thead><tr>',
 		'<th tabindex="0" data-sort="self"', bySelf ? ' class="sorted"' : '', '>Self</th><th>%</th>',
 		'<th tabindex="0" data-sort="total"', !bySelf && !byName ? ' class="sorted"' : '', '>Total</th><th>%</th>',
@@ -177,18 +176,19 @@ function refreshTable() {
 	tableNames = [];
 	for (q = 0; q < list.length && q < TABLE_ROWS; q++) {
 		var nm = list[q];
-		var s = Math.round(sums.self[nm] * d.factor);
-		var t = Math.round(sums.total[nm] * d.factor);
+		var s = sums.self[nm];
+		var t = sums.total[nm];
 		tableNames.push(d.names[nm]);
-		parts.push('<tr tabindex="0" data-row="', q, '">', cell(formatCount(s), 'n'), cell(pct(s, whole), 'n'),
-			cell(formatCount(t), 'n'), cell(pct(t, whole), 'n'), cell(d.names[nm], ''), '</tr>');
+		parts.push('<tr tabindex="0" data-row="', q, '">', cell(formatCount(shownCount(s * d.factor)), 'n'),
+			cell(pct(s, d.span), 'n'), cell(formatCount(shownCount(t * d.factor)), 'n'), cell(pct(t, d.span), 'n'),
+			cell(d.names[nm], ''), '</tr>');
 	}
 	parts.push('</tbody></table>');
 	if (list.length > TABLE_ROWS) {
 		parts.push('<p>', list.length - TABLE_ROWS, ' more; search to narrow the list.</p>');
 	}
 	if (d.otherAll > 0) {
-		parts.push('<p>', formatCount(Math.round(d.otherAll * d.factor)), ' ', escapeXml(countName),
+		parts.push('<p>', formatCount(shownCount(d.otherAll * d.factor)), ' ', escapeXml(countName),
 			' are in "other" (left out by the view data budget) and counted for no function.</p>');
 	}
 	tableDiv.innerHTML = parts.join('');

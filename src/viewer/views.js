@@ -119,7 +119,8 @@ function escapeXml(s) {
 }
 
 /* Titles are "NAME (N COUNTNAME, P%)" as the writer's: N is the count
- * times --factor, P its share of the whole graph. */
+ * times --factor, P its share of the whole graph (exact: from the count,
+ * whatever --factor or decimals). */
 var countMarkup = escapeXml(countName);
 
 /* Lays out one section of a view into the flat layout L (per frame: its
@@ -145,7 +146,10 @@ function layoutSection(L, sec, t, z, byWeight, d, minPx) {
 	for (q = 0; q < path.length; q++) {
 		put(path[q], q, xpad, fullWidth, 1);
 	}
-	var scale = t.total[z] > 0 ? fullWidth / t.total[z] : 0;
+	/* (the root of the graph spans --total when that is larger: as the
+	 * writer draws it) */
+	var whole = z === 0 && t.name[0] === 0 ? Math.max(t.total[0], d.span) : t.total[z];
+	var scale = whole > 0 ? fullWidth / whole : 0;
 	var maxDepth = path.length;
 	var stack = [z, path.length, xpad];
 	var pending = [];
@@ -196,11 +200,10 @@ function frameMarkup(parts, L, i, d) {
 		nameMarkup[id] = escapeXml(name);
 	}
 	var fill = isRoot ? escapeXml(fillOf(name)) : searchRe && searchRe.test(name) ? SEARCH_FILL : nameFill[id];
-	var shown = Math.round(n * d.factor);
 	var x = Math.round(L.x[i] * 10) / 10;
 	var w = Math.round((L.x[i] + L.w[i]) * 10) / 10 - x;
 	parts.push('<g', faded ? ' class="parent"' : '', '><title>', isRoot ? name : nameMarkup[id], ' (',
-		formatCount(shown), ' ', countMarkup, ', ', pct(shown, d.span * d.factor), ')</title><rect height="', fmt(frameHeight - 1), '" x="', fmt(x), '" y="', fmt(y),
+		formatCount(shownCount(n * d.factor)), ' ', countMarkup, ', ', pct(n, d.span), ')</title><rect height="', fmt(frameHeight - 1), '" x="', fmt(x), '" y="', fmt(y),
 		'" width="', fmt(w), '" fill="', fill, '"/>');
 	var label = L.w[i] >= 3 * charWidth ? estimateLabel(name, L.w[i]) : '';
 	if (label !== '') {
@@ -291,10 +294,12 @@ function viewFrameOf(node) {
 	return indexedAncestor(node, viewGroup, viewIndex);
 }
 
+/* The function drawn view frame k shows; null for the root ("all" is no
+ * function). */
 function viewName(k) {
 	var f = viewFrames[k];
 	var d = loadData();
-	return f[1] === 0 && f[0].name[0] === 0 ? 'all' : d.names[f[0].name[f[1]]];
+	return f[1] === 0 && f[0].name[0] === 0 ? null : d.names[f[0].name[f[1]]];
 }
 
 function viewTitle(k) {
@@ -349,18 +354,20 @@ function renderView() {
 	var depths = [];
 	var info;
 	var nm = view.fn === null ? undefined : d.nameIndex.get(view.fn);
-	if (view.fn !== null && nm !== undefined) {
+	/* (a function the hide term hides has no frames left to show) */
+	var hidden = nm !== undefined && fnTrees(base, nm)[0].total[0] === 0;
+	if (view.fn !== null && nm !== undefined && !hidden) {
 		var trees = fnTrees(base, nm);
 		L.trees = trees;
 		depths.push(layoutSection(L, 0, trees[0], Math.max(view.zoom[0], 0), view.weight, d, minPx));
 		depths.push(layoutSection(L, 1, trees[1], Math.max(view.zoom[1], 0), view.weight, d, minPx));
 		info = 'Function view of ' + view.fn + ': callees above, callers below (' +
-			formatCount(Math.round(trees[0].total[0] * d.factor)) + ' ' + countName + ')';
+			formatCount(shownCount(trees[0].total[0] * d.factor)) + ' ' + countName + ')';
 	} else {
 		var z = view.zoom[0] >= 0 && view.zoom[0] < base.n ? view.zoom[0] : 0;
 		L.trees = [base];
 		depths.push(layoutSection(L, 0, base, z, view.weight, d, minPx));
-		info = view.fn === null ? '' : d.otherAll > 0 ?
+		info = view.fn === null ? '' : hidden ? view.fn + ' is hidden' : d.otherAll > 0 ?
 			view.fn + ' is not in the view data: the budget may have left it in "other"' :
 			'No function named ' + view.fn;
 	}
@@ -375,7 +382,7 @@ function renderView() {
 		extras.push('ordered by weight');
 	}
 	if (d.otherAll > 0) {
-		extras.push(formatCount(Math.round(d.otherAll * d.factor)) + ' ' + countName +
+		extras.push(formatCount(shownCount(d.otherAll * d.factor)) + ' ' + countName +
 			' in "other" (left out by the view data budget)');
 	}
 	info = [info].concat(extras).filter(function (s) { return s !== ''; }).join('; ');
@@ -569,20 +576,30 @@ function setViewState(changes) {
 	Object.keys(changes).forEach(function (key) {
 		view[key] = changes[key];
 	});
+	var wasZoomed = zoomed >= 0 || view.zoom[0] >= 0 || view.zoom[1] >= 0;
 	view.zoom = [-1, -1];
 	view.revealFrame = -1;
 	if (zoomed >= 0) {
 		zoomed = -1;
 		applyView(-1);
+	}
+	/* (a revealing zoom drawn here wrote x and y as the writer's zoom does) */
+	if (wasZoomed) {
 		updateUrl({x: null, y: null});
 	}
 	renderView();
+	if (searchRe) {
+		setMatched(matchedText()); /* (over the frames hide and rec leave) */
+	}
 	if (typeof refreshTable === 'function') {
 		refreshTable();
 	}
 }
 
 function openFunction(name) {
+	if (name === null) {
+		return;
+	}
 	closeTable();
 	setViewState({fn: name});
 }

@@ -509,5 +509,85 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 				assert.deepEqual(errors, []);
 			});
 		});
+
+		// Shares in the table and in drawn views come from the exact counts:
+		// decimals and --factor change the counts shown, never the shares.
+		const tableShares = (page) => page.evaluate(() => Object.fromEntries(
+			[...document.querySelectorAll('#fg-table tbody tr')].map((tr) =>
+				[tr.children[4].textContent, [tr.children[2].textContent, tr.children[3].textContent]])));
+		test('decimal counts and --factor: exact shares in the table and the views', async () => {
+			const dec = render('decimals', 'a;b 2.5\na;c 1.25\na;d 0.5\n');
+			await withPage(`${dec.url}?table=1&rec=1`, async (page) => {
+				const rows = await tableShares(page);
+				assert.deepEqual(rows.b, ['2', '58.82%'], 'b: 2.5 shown as the writer shows it (half to even)');
+				assert.deepEqual(rows.c, ['1', '29.41%']);
+				assert.deepEqual(rows.d, ['0', '11.76%']);
+				const titles = (await readView(page)).map((x) => x.title);
+				assert.ok(titles.includes('all (4 samples, 100.00%)'), titles.join(' | '));
+				assert.ok(titles.includes('b (2 samples, 58.82%)'), titles.join(' | '));
+			});
+			const scaled = render('factor', 'main;a;b 7\nmain;c 3\nx;c 1\n', { extra: ['--factor', '0.001'] });
+			await withPage(`${scaled.url}?table=1&rec=1`, async (page) => {
+				const rows = await tableShares(page);
+				assert.equal(rows.b[1], `${(700 / 11).toFixed(2)}%`, '--factor 0.001 keeps b\'s share');
+				assert.equal(rows.c[1], `${(400 / 11).toFixed(2)}%`);
+				const titles = (await readView(page)).map((x) => x.title);
+				assert.ok(titles.includes('all (0 samples, 100.00%)'), titles.join(' | '));
+			});
+		});
+
+		test('a drawn view spans --total as the writer does', async () => {
+			const tot = render('total', 'main;a;b 7\nmain;c 3\nx;c 1\n', { extra: ['--total', '100'] });
+			await withPage(`${tot.url}?rec=1`, async (page) => {
+				const main = (await readView(page)).find((x) => x.name === 'main');
+				assert.ok(Math.abs(main.width - FULL * 10 / 100) < 0.2, `main is 10% of the width: ${main.width}`);
+				assert.equal(main.title, 'main (10 samples, 10.00%)');
+			});
+		});
+
+		test('Matched counts frames narrower than --minwidth, and the frames hide leaves', async () => {
+			const narrow = render('narrow-matched', 'main;heavy 12000\n' +
+				Array.from({ length: 1000 }, (_, i) => `main;n${i};leaf 1\n`).join(''));
+			await withPage(`${narrow.url}?s=${encodeURIComponent('^n')}`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 7\.7% for \/\^n\//);
+			});
+			// hiding main;n* leaves their leaves to main: "leaf" keeps its share,
+			// "^n" matches nothing
+			await withPage(`${narrow.url}?s=${encodeURIComponent('^n')}&hide=${encodeURIComponent('^n')}`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 0\.0% /);
+			});
+			await withPage(`${narrow.url}?s=leaf&hide=${encodeURIComponent('^n')}`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 7\.7% /);
+			});
+		});
+
+		test('no function view of the root or of a hidden function; leaving a revealing zoom clears x and y', async () => {
+			await withPage(`${svg.url}?fn=parse&hide=^parse$`, async (page) => {
+				assert.match(await page.textContent('#fg-view-info'), /^parse is hidden/);
+			});
+			await withPage(svg.url, async (page) => {
+				const opened = await page.evaluate(() => {
+					const g = [...document.querySelectorAll('#frames g')]
+						.find((x) => x.querySelector('title').textContent.startsWith('all ('));
+					g.querySelector('rect').dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true }));
+					const info = document.getElementById('fg-view-info');
+					return info ? info.textContent : '';
+				});
+				assert.equal(opened, '', 'Shift-click on the root opens no view');
+				assert.doesNotMatch(await pageUrl(page), /fn=/);
+			});
+			const reveal = render('reveal-url', 'main;wide 200000\nmain;narrow;leaf 5\nmain;narrow 20\n');
+			await withPage(reveal.url, async (page) => {
+				const xy = await page.evaluate(() => {
+					const g = [...document.querySelectorAll('#frames g')]
+						.find((x) => x.querySelector('title').textContent.startsWith('main ('));
+					const r = g.querySelector('rect');
+					return [r.getAttribute('x'), r.getAttribute('y')];
+				});
+				await page.goto(`${reveal.url}?x=${xy[0]}&y=${xy[1]}&fn=leaf`);
+				await page.keyboard.press('Escape');
+				assert.doesNotMatch(await pageUrl(page), /[?&][xy]=/, 'x and y gone with the zoom');
+			});
+		});
 	});
 }
