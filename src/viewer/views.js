@@ -270,7 +270,7 @@ function ensureViewLayer() {
 		var k = viewFrameOf(e.target);
 		viewHovered = k;
 		if (k >= 0) {
-			setText(detailsEl, nameType + ' ' + viewTitle(k));
+			setText(detailsEl, viewDetails(k));
 		}
 	});
 	viewGroup.addEventListener('mouseout', function () {
@@ -306,6 +306,25 @@ function viewTitle(k) {
 	var el = viewGroup.children[k];
 	var title = el ? childByName(el, 'title') : null;
 	return title ? title.textContent : '';
+}
+
+/* The details line of drawn frame k, as the writer's frames': "NAMETYPE
+ * TITLE | self: N COUNTNAME (P%) | P% of zoom" (the zoom share when its
+ * section is zoomed and k is in the zoom), shortened from the right when
+ * it does not fit. */
+function viewDetails(k) {
+	var f = viewFrames[k];
+	var d = loadData();
+	var t = f[0], node = f[1], z = view.zoom[f[2]];
+	var own = t.self[node];
+	var parts = [nameType + ' ' + viewTitle(k),
+		' | self: ' + formatCount(own * d.factor) + ' ' + countName + ' (' + pct(own, d.span) + ')',
+		z >= 0 && !f[3] && t.total[z] > 0 ? ' | ' + pct(t.total[node], t.total[z]) + ' of zoom' : ''];
+	var room = detailsRoom(true);
+	while (parts.length > 1 && textWidth(parts.join('')) > room) {
+		parts.pop();
+	}
+	return parts.join('');
 }
 
 /* A click in a view: zoom to the frame, or out to a faded ancestor. When
@@ -456,7 +475,7 @@ function setViewFocus(k) {
 	viewFocus = k;
 	if (k >= 0 && kids[k]) {
 		kids[k].classList.add('focus');
-		setText(detailsEl, nameType + ' ' + viewTitle(k));
+		setText(detailsEl, viewDetails(k));
 	}
 }
 

@@ -536,6 +536,27 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('hover in a drawn view: self samples, and the share of the zoom', async () => {
+			const hov = render('view-hover', 'main;a;b 50\nmain;a 10\nmain;c 50\n');
+			await withPage(`${hov.url}?rec=1`, async (page) => {
+				const hover = async (name) => {
+					await page.evaluate((n) => {
+						const g = [...document.querySelectorAll('#fg-view > g')]
+							.find((x) => x.querySelector('title').textContent.startsWith(`${n} (`));
+						g.querySelector('rect').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+					}, name);
+					return page.textContent('#details');
+				};
+				assert.equal(await hover('a'), 'Function: a (60 samples, 54.55%) | self: 10 samples (9.09%)');
+				await page.evaluate(() => {
+					const g = [...document.querySelectorAll('#fg-view > g')]
+						.find((x) => x.querySelector('title').textContent.startsWith('a ('));
+					g.querySelector('rect').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+				});
+				assert.equal(await hover('b'), 'Function: b (50 samples, 45.45%) | self: 50 samples (45.45%) | 83.33% of zoom');
+			});
+		});
+
 		test('a drawn view spans --total as the writer does', async () => {
 			const tot = render('total', 'main;a;b 7\nmain;c 3\nx;c 1\n', { extra: ['--total', '100'] });
 			await withPage(`${tot.url}?rec=1`, async (page) => {
