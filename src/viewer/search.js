@@ -201,6 +201,10 @@ function toggleIgnoreCase() {
 
 /* Next (step 1) or previous (-1) match in pre-order from the focus. */
 function gotoMatch(step) {
+	if (viewShown && searchRe) {
+		gotoViewMatch(step);
+		return;
+	}
 	if (!matches.length) {
 		return;
 	}

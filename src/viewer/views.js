@@ -516,6 +516,30 @@ function moveViewFocus(key) {
 	}
 }
 
+/* n and N in a drawn view: the focus moves to the next (step 1) or
+ * previous (-1) frame of the view that the search matches, left to right
+ * and, at one x, outer frames first (the wider); the writer's frames,
+ * hidden behind the view, are not the ones shown. */
+function gotoViewMatch(step) {
+	var found = [];
+	for (var k = 0; k < viewFrames.length; k++) {
+		var name = viewName(k);
+		if (!viewFrames[k][3] && name !== null && searchRe.test(name)) {
+			found.push(k);
+		}
+	}
+	if (!found.length) {
+		return;
+	}
+	found.sort(function (a, b) {
+		var f = viewFrames[a], g = viewFrames[b];
+		return f[2] - g[2] || f[4] - g[4] || g[6] - f[6] || a - b;
+	});
+	var at = found.indexOf(viewFocus);
+	var next = at < 0 ? (step > 0 ? 0 : found.length - 1) : (at + step + found.length) % found.length;
+	setViewFocus(found[next]);
+}
+
 /* Enter on the focused frame: zoom to it, and keep the focus on it. */
 function zoomViewFocus() {
 	if (viewFocus < 0 || viewFocus >= viewFrames.length) {

@@ -557,6 +557,27 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('n and N in a drawn view move between the view\'s matches', async () => {
+			const two = render('view-next', 'main;a;b 50\nmain;c;b 10\nmain;c 50\n');
+			await withPage(`${two.url}?rec=1&s=b`, async (page) => {
+				const focused = () => page.evaluate(() => {
+					const g = document.querySelector('#fg-view > g.focus');
+					return g ? `${g.querySelector('title').textContent.split(' (')[0]}@${g.querySelector('rect').getAttribute('x')}` : null;
+				});
+				const xs = await page.evaluate(() => [...document.querySelectorAll('#fg-view > g')]
+					.filter((g) => g.querySelector('title').textContent.startsWith('b ('))
+					.map((g) => Number(g.querySelector('rect').getAttribute('x'))).sort((p, q) => p - q));
+				assert.equal(xs.length, 2, 'two b frames in the view');
+				const seen = [];
+				for (const key of ['n', 'n', 'n', 'N']) {
+					await page.keyboard.press(key);
+					seen.push(await focused());
+				}
+				assert.deepEqual(seen, [`b@${xs[0]}`, `b@${xs[1]}`, `b@${xs[0]}`, `b@${xs[1]}`]);
+				assert.doesNotMatch(await pageUrl(page), /[?&][xy]=/, 'no writer zoom behind the view');
+			});
+		});
+
 		test('a drawn view spans --total as the writer does', async () => {
 			const tot = render('total', 'main;a;b 7\nmain;c 3\nx;c 1\n', { extra: ['--total', '100'] });
 			await withPage(`${tot.url}?rec=1`, async (page) => {
