@@ -143,7 +143,9 @@ check_status "empty input: no stacks (2)" 2 "$AUTO" /dev/null
 "$AUTO" -v /dev/null "$D/stap.txt" /dev/null >"$TMP/out" 2>"$TMP/err"
 check_same "empty inputs before and after a stap input: no format of their own, the stap output" \
 	"$TMP/want" "$TMP/out"
-check "empty inputs: -v says so" grep -q '^fg-collapse: /dev/null: unknown (empty input)$' "$TMP/err"
+check "empty inputs: -v says so" grep -q '^fg-collapse: /dev/null: unknown (empty or blank input)$' "$TMP/err"
+printf '\n \n' | "$AUTO" -v >/dev/null 2>"$TMP/err"
+check "blank input: -v says so" grep -q '^fg-collapse: <stdin>: unknown (empty or blank input)$' "$TMP/err"
 check_status "a missing file is an I/O error (2)" 2 "$AUTO" "$TMP/missing"
 check_status "-j -1 is a usage error (1)" 1 "$AUTO" -j -1 "$D/stap.txt"
 

@@ -375,7 +375,7 @@ int fg_collapse_detected(fg_format forced, const char *const *paths, size_t coun
 			char message[128];
 			snprintf(message, sizeof(message), "%s%s", fg_format_name(format),
 				 forced != FG_FORMAT_UNKNOWN ? " (--format)"
-				 : line > 0 ? " (detected from this line)" : " (empty input)");
+				 : line > 0 ? " (detected from this line)" : " (empty or blank input)");
 			verbose->warn(verbose->context, fg_input_name(in), line, message);
 		}
 		/* An empty input holds nothing to read, in any format. */
