@@ -66,9 +66,19 @@ function unhighlight() {
  * --minwidth count too, and with hide or rec on, the frames these leave.
  * Each sample once: a match under a match adds nothing. null without such
  * data. */
+var framesNamedAsData = null; /* every drawn frame's name is a name of the data */
+
 function matchedFromData() {
 	var d = loadData();
-	var base = d && d.otherAll === 0 ? currentBase() : null;
+	if (d && framesNamedAsData === null) {
+		/* (--nameattr titles can rename drawn frames, and the search
+		 * matches what they show: then Matched counts what it shows) */
+		framesNamedAsData = true;
+		for (var f = 0; f < N && framesNamedAsData; f++) {
+			framesNamedAsData = parent[f] < 0 || d.nameIndex.has(names[f]);
+		}
+	}
+	var base = d && d.otherAll === 0 && framesNamedAsData ? currentBase() : null;
 	if (!base || !(d.span > 0)) {
 		return null;
 	}

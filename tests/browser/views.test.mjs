@@ -603,6 +603,19 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('Matched follows what the frames show when --nameattr retitles them', async () => {
+			if (renderer().kind !== 'fg-render') return;
+			const attrs = join(workDir, 'retitle.attr');
+			writeFileSync(attrs, 'b\ttitle=BEE custom\n');
+			const re = render('retitle', 'main;a;b 7\nmain;c 3\n', { extra: ['--nameattr', attrs] });
+			await withPage(`${re.url}?s=BEE`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 70\.0% .*\(1 frame\)$/);
+			});
+			await withPage(`${re.url}?s=${encodeURIComponent('^b$')}`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 0\.0% .*\(0 frames\)$/);
+			});
+		});
+
 		test('no function view of the root or of a hidden function; leaving a revealing zoom clears x and y', async () => {
 			await withPage(`${svg.url}?fn=parse&hide=^parse$`, async (page) => {
 				assert.match(await page.textContent('#fg-view-info'), /^parse is hidden/);
