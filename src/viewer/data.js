@@ -27,6 +27,16 @@ function isNumberChar(c) {
 	return (c >= 48 && c <= 57) || c === 46;
 }
 
+/* Whether the view data holds every node (its header's other=0), read
+ * from the header alone, without decoding the rest. */
+function dataComplete() {
+	var el = document.getElementById('fg-data');
+	var text = el && el.firstChild && el.firstChild.nodeType === 3 ?
+		el.firstChild.substringData(0, 512) : '';
+	var header = text.split('\n')[0];
+	return /^fg-data 1 /.test(header) && / other=0(?: |$)/.test(header);
+}
+
 /* {names, nameId, parent, self, other, total, count, drawn, other...} */
 function loadData() {
 	if (viewData !== null) {

@@ -69,6 +69,9 @@ function unhighlight() {
 var framesNamedAsData = null; /* every drawn frame's name is a name of the data */
 
 function matchedFromData() {
+	if (viewData === null && !dataComplete()) {
+		return null; /* (not decoded for nothing: its header says "other") */
+	}
 	var d = loadData();
 	if (d && framesNamedAsData === null) {
 		/* (--nameattr titles can rename drawn frames, and the search
