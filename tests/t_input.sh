@@ -37,3 +37,14 @@ python3 -c 'import sys, zlib; sys.stdout.buffer.write(zlib.compress(b"z;z 9\n"))
 cat "$TMP/in.gz" "$TMP/z.zlib" >"$TMP/gz-zlib.gz"
 check_failure "a zlib stream after a gzip member is not read as one" 2 \
 	"gz-zlib.gz: trailing data after the gzip data" "$BIN/fg-diff" "$TMP/gz-zlib.gz" "$TMP/plain"
+# A damaged second member is corruption, not trailing data; and trailing
+# data whose first byte comes alone (a pipe) is trailing data still.
+printf 'a;c 2\n' | gzip -c >"$TMP/m2.gz"
+python3 -c 'import sys; m = bytearray(open(sys.argv[1], "rb").read()); m[-8] ^= 0xff; sys.stdout.buffer.write(m)' \
+	"$TMP/m2.gz" >"$TMP/m2-bad.gz"
+cat "$TMP/in.gz" "$TMP/m2-bad.gz" >"$TMP/bad-second.gz"
+check_failure "a damaged second member is corrupt gzip data" 2 "bad-second.gz: corrupt gzip data (incorrect data check)" \
+	"$BIN/fg-diff" "$TMP/bad-second.gz" "$TMP/plain"
+check_failure "trailing data whose first byte comes alone is trailing data" 2 \
+	"<stdin>: trailing data after the gzip data" \
+	sh -c '{ cat "$1"; printf "\037"; sleep 0.3; printf junk; } | "$2" - "$3"' sh "$TMP/in.gz" "$BIN/fg-diff" "$TMP/plain"

@@ -180,7 +180,25 @@ static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
 			if (in->z.avail_in == 0)
 				continue;
 		}
-		bool starting = !in->inside_member;
+		/* After a member, only another gzip member: its magic is looked
+		 * at here (both bytes, even when a pipe gave one), so that a
+		 * damaged member is not taken for trailing data, nor trailing
+		 * data for a damaged member. */
+		if (!in->inside_member && in->member_ended) {
+			if (in->z.avail_in == 1 && !in->raw_eof) {
+				in->raw[0] = *in->z.next_in;
+				ssize_t n = read_some(in->fd, in->raw + 1, RAW_BUFFER - 1);
+				if (n < 0)
+					return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
+				if (n == 0)
+					in->raw_eof = true;
+				in->z.next_in = in->raw;
+				in->z.avail_in = 1 + (uInt)n;
+			}
+			if (in->z.avail_in < 2 || in->z.next_in[0] != 0x1f || in->z.next_in[1] != 0x8b)
+				return fg_fail(err, FG_EINVAL, "%s: trailing data after the gzip data "
+					       "(not another gzip member)", in->name);
+		}
 		int rc = inflate(&in->z, Z_NO_FLUSH);
 		in->inside_member = rc != Z_STREAM_END;
 		if (rc == Z_STREAM_END) {
@@ -189,9 +207,6 @@ static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
 			in->member_ended = true;
 			if (inflateReset2(&in->z, 15 + 16) != Z_OK)
 				return fg_fail(err, FG_EINVAL, "%s: corrupt gzip data", in->name);
-		} else if (rc == Z_DATA_ERROR && starting && in->member_ended) {
-			return fg_fail(err, FG_EINVAL, "%s: trailing data after the gzip data "
-				       "(not another gzip member)", in->name);
 		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
 			return fg_fail(err, FG_EINVAL, "%s: corrupt gzip data (%s)", in->name,
 				       in->z.msg ? in->z.msg : "inflate failed");
