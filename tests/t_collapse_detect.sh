@@ -61,8 +61,8 @@ done
 same_as "fixture detect/perf-oneline.txt (right-aligned comm, one-line stacks)" perf \
 	fg-collapse-perf "$D/perf-oneline.txt"
 same_as "fixture detect/perf-old.txt (no time, unindented frames)" perf fg-collapse-perf "$D/perf-old.txt"
-# perf script -F comm,tid,ip,sym: "prog 123 " is a folded line too, but an
-# indented perf frame follows it.
+# perf script -F comm,tid,ip,sym,dso: "prog 123 " is a folded line too, but
+# an indented perf frame follows it.
 same_as "fixture detect/perf-comm-tid.txt (a header of comm and tid only)" perf \
 	fg-collapse-perf "$D/perf-comm-tid.txt"
 
@@ -224,3 +224,14 @@ check_failure "a line cut at the first MB's edge is not judged (a pipe)" 2 \
 	'<stdin>: cannot tell the format from the first MB' sh -c '"$1" < "$2"' sh "$AUTO" "$TMP/edge-1048566.txt"
 check_eq "a header whole inside the first MB decides perf" "java;bar 10101010" \
 	"$("$AUTO" "$TMP/edge-1048500.txt" 2>/dev/null)"
+# ... the same from a pipe, where the header is the last whole line of the
+# first 64 KB looked at (the line after decides: read on for it); and with
+# no blank after the TID, which fg-collapse-perf does not take for a
+# header, it stays folded.
+python3 -c "import sys; sys.stdout.write('x y\\n' * 16381 + 'x\\n' + 'prog 123 \\n\\t55d4 main (/bin/x)\\n\\t55d0 _start (/bin/x)\\n\\n')" >"$TMP/edge64k.txt"
+cat "$TMP/edge64k.txt" | "$AUTO" -v >/dev/null 2>"$TMP/err"
+check "a comm TID header at the end of the first 64 KB of a pipe: perf" \
+	grep -q '^fg-collapse: <stdin>:16383: perf (detected from this line)$' "$TMP/err"
+printf 'prog 123\n\t55d4 main (/bin/x)\n\n' | "$AUTO" -v >/dev/null 2>"$TMP/err"
+check "'prog 123' with no blank after it: folded, as fg-collapse-perf takes no such header" \
+	grep -q '^fg-collapse: <stdin>:1: folded (detected from this line)$' "$TMP/err"

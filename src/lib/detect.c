@@ -7,8 +7,8 @@
  * DTrace's banner or a "module`func" frame (DTrace), " 0xADDR : func" or
  * " 0xADDR [module" (SystemTap), a sample header with its "TIME:" or an
  * "ADDR symbol (module)" frame (perf script), an unindented "STACK COUNT"
- * line (folded; but perf when an indented perf frame follows: the header
- * "comm TID" of perf script -F comm,tid,ip,sym). The first such line decides. Lines that every format may
+ * line (folded; but perf when a blank ends it and an indented perf frame
+ * follows: the header "comm TID " of perf script -F comm,tid,ip,sym,dso). The first such line decides. Lines that every format may
  * hold (blank lines, bare counts, prose, "^C") decide nothing. DTrace
  * output whose frames carry no module (rare: bare addresses) is told only
  * by its shape, indented frames then an indented count; that weak sign is
@@ -179,7 +179,7 @@ static bool is_folded_line(const char *line, const char *end)
 }
 
 /* Whether the line at `line` (up to end) is an indented perf frame: after
- * a header of perf script -F comm,tid ("prog 123", a folded line too). */
+ * a header of perf script -F comm,tid,... ("prog 123 ", a folded line too). */
 static bool perf_frame_follows(const char *line, const char *end)
 {
 	const char *newline = memchr(line, '\n', (size_t)(end - line));
@@ -234,8 +234,17 @@ fg_format fg_format_detect(const char *text, size_t length, bool complete, uint6
 		else if (is_perf_header(p, stop) || is_perf_frame(line, p, stop) ||
 			 is_perf_comment(p, stop))
 			found = FG_FORMAT_PERF;
-		else if (is_folded_line(line, stop))
-			found = perf_frame_follows(next, end) ? FG_FORMAT_PERF : FG_FORMAT_FOLDED;
+		else if (is_folded_line(line, stop)) {
+			/* perf's "comm TID " header (blank after the TID, as
+			 * fg-collapse-perf wants it) is a folded line too: the
+			 * line after tells, so wait for it to be whole. */
+			const char *ends = newline != NULL ? newline : end;
+			bool blank = memchr(stop, ' ', (size_t)(ends - stop)) != NULL ||
+				     memchr(stop, '\t', (size_t)(ends - stop)) != NULL;
+			if (blank && !complete && memchr(next, '\n', (size_t)(end - next)) == NULL)
+				break;
+			found = blank && perf_frame_follows(next, end) ? FG_FORMAT_PERF : FG_FORMAT_FOLDED;
+		}
 		else if (p > line && is_count(p, stop)) {
 			if (indented_frame && weak_line == 0)
 				weak_line = number;

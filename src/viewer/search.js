@@ -98,7 +98,8 @@ function matchedFromData() {
 			}
 			if (tested[nm] > 0) {
 				hit[i] = 1;
-				sum += base.total[i];
+				/* (the root spans --total when that is larger) */
+				sum += i === 0 ? Math.max(base.total[0], d.span) : base.total[i];
 			}
 		}
 	}
@@ -125,7 +126,8 @@ function matchedText() {
 		p = total > 0 ? 100 * sum / total : 0;
 	}
 	var where = matchPos >= 0 ? (matchPos + 1) + ' of ' + matches.length : String(matches.length);
-	return 'Matched: ' + (p === 100 ? '100' : p.toFixed(1)) + '% for /' + source + '/' +
+	/* (a sum of decimals may miss 100 by a rounding error) */
+	return 'Matched: ' + (Math.abs(p - 100) < 1e-9 ? '100' : p.toFixed(1)) + '% for /' + source + '/' +
 		(ignoreCase ? 'i' : '') + ' (' + where + (matches.length === 1 ? ' frame)' : ' frames)');
 }
 

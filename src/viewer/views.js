@@ -316,13 +316,23 @@ function viewDetails(k) {
 	var f = viewFrames[k];
 	var d = loadData();
 	var t = f[0], node = f[1], z = view.zoom[f[2]];
-	var own = t.self[node];
-	var parts = [nameType + ' ' + viewTitle(k),
+	var isRoot = node === 0 && t.name[0] === 0;
+	/* (the root's own: what --total adds beyond the sum too) */
+	var own = t.self[node] + (isRoot ? Math.max(d.span - t.total[0], 0) : 0);
+	var title = viewTitle(k);
+	var parts = [nameType + ' ' + title,
 		' | self: ' + formatCount(own * d.factor) + ' ' + countName + ' (' + pct(own, d.span) + ')',
 		z >= 0 && !f[3] && t.total[z] > 0 ? ' | ' + pct(t.total[node], t.total[z]) + ' of zoom' : ''];
 	var room = detailsRoom(true);
 	while (parts.length > 1 && textWidth(parts.join('')) > room) {
 		parts.pop();
+	}
+	if (textWidth(parts[0]) > room) {
+		/* the name shortened, its counts kept whole */
+		var name = isRoot ? 'all' : d.names[t.name[node]];
+		var info = title.slice(name.length);
+		var short = fitText(name, room - textWidth(nameType + ' ' + info));
+		return short !== '' ? nameType + ' ' + short + info : '..' + info;
 	}
 	return parts.join('');
 }
@@ -374,7 +384,7 @@ function renderView() {
 	var info;
 	var nm = view.fn === null ? undefined : d.nameIndex.get(view.fn);
 	/* (a function the hide term hides has no frames left to show) */
-	var hidden = nm !== undefined && fnTrees(base, nm)[0].total[0] === 0;
+	var hidden = nm !== undefined && view.hide !== null && fnTrees(base, nm)[0].total[0] === 0;
 	if (view.fn !== null && nm !== undefined && !hidden) {
 		var trees = fnTrees(base, nm);
 		L.trees = trees;

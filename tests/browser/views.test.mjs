@@ -616,9 +616,50 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('Matched of the root is 100%, with --total and with decimals; hover on the root of a view spans --total', async () => {
+			const tot = render('matched-total', 'm;q;b 3\nm;c;b 1\nx;q 2\n', { extra: ['--total', '100'] });
+			await withPage(`${tot.url}?s=.`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 100% /);
+			});
+			await withPage(`${tot.url}?rec=1`, async (page) => {
+				await page.evaluate(() => {
+					const g = [...document.querySelectorAll('#fg-view > g')]
+						.find((x) => x.querySelector('title').textContent.startsWith('all ('));
+					g.querySelector('rect').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+				});
+				assert.equal(await page.textContent('#details'),
+					'Function: all (100 samples, 100.00%) | self: 94 samples (94.00%)');
+			});
+			const dec = render('matched-decimals', 'm;q 0.1\nm;b 0.2\nm;q;q 0.3\n');
+			await withPage(`${dec.url}?s=m`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 100% /);
+			});
+		});
+
+		test('a long name in a drawn view\'s details is shortened, its counts kept', async () => {
+			const long = `f${'x'.repeat(120)}`;
+			const narrow = render('view-long-name', `main;${long} 5\nmain;b 5\n`, { width: 400 });
+			await withPage(`${narrow.url}?rec=1`, async (page) => {
+				const text = await page.evaluate((n) => {
+					const g = [...document.querySelectorAll('#fg-view > g')]
+						.find((x) => x.querySelector('title').textContent.startsWith(`${n} (`));
+					g.querySelector('rect').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+					const d = document.getElementById('details');
+					return [d.textContent, d.getComputedTextLength()];
+				}, long);
+				assert.match(text[0], /^Function: fx+\.\. \(5 samples, 50\.00%\)$/, text[0]);
+				assert.ok(text[1] <= 400 - 10, `inside the image: ${text[1]}`);
+			});
+		});
+
 		test('no function view of the root or of a hidden function; leaving a revealing zoom clears x and y', async () => {
 			await withPage(`${svg.url}?fn=parse&hide=^parse$`, async (page) => {
 				assert.match(await page.textContent('#fg-view-info'), /^parse is hidden/);
+			});
+			// a function of no samples, with nothing hidden, is no hidden one
+			const zero = render('zero-fn', 'm;z 0\nm;a 5\n');
+			await withPage(`${zero.url}?fn=z`, async (page) => {
+				assert.match(await page.textContent('#fg-view-info'), /^Function view of z/);
 			});
 			await withPage(svg.url, async (page) => {
 				const opened = await page.evaluate(() => {
