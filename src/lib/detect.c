@@ -8,8 +8,9 @@
  * " 0xADDR [module" (SystemTap), a sample header with its "TIME:" or an
  * "ADDR symbol (module)" frame (perf script), an unindented "STACK COUNT"
  * line (folded; but perf when a blank ends it and an indented perf frame
- * follows: the header "comm TID " of perf script -F comm,tid,ip,sym,dso). The first such line decides. Lines that every format may
- * hold (blank lines, bare counts, prose, "^C") decide nothing. DTrace
+ * follows: the header "comm TID " of perf script -F comm,tid,ip,sym,dso).
+ * The first such line decides. Lines that every format may hold (blank
+ * lines, bare counts, prose, "^C") decide nothing. DTrace
  * output whose frames carry no module (rare: bare addresses) is told only
  * by its shape, indented frames then an indented count; that weak sign is
  * used only when the whole window has nothing better.
