@@ -59,6 +59,11 @@ fixture real-tracepoint-write.folded real-tracepoint.perf --event-filter syscall
 fixture real-tracepoint-write.folded real-tracepoint.perf --e=syscalls:sys_enter_write
 fixture real-oneline-tid.folded real-oneline.perf --tid
 fixture real-srcline-srcline.folded real-srcline.perf --srcline
+# The original's prefixes keep their meaning where fg's own options share
+# them: --j is --jit (not --jobs), --s and -s are --srcline (not --skip-after).
+fixture real-node-all.folded real-node.perf --k --j
+fixture real-srcline-srcline.folded real-srcline.perf --s
+fixture real-srcline-srcline.folded real-srcline.perf -s
 
 # CRLF and LF give the same stacks.
 sed 's/$/\r/' "$FIX/tidy.perf" >"$TMP/tidy-crlf.perf"

@@ -138,20 +138,35 @@ static void print_and_exit(const cli *c, const char *text, const char *more)
 	exit(CLI_EXIT_OK);
 }
 
+/* Whether o is one of fg's own options, which the original has not. */
+static bool is_added(const cli *c, const cli_option *o)
+{
+	for (const char *const *a = c->added; a != NULL && *a != NULL; a++)
+		if (strcmp(*a, o->name) == 0)
+			return true;
+	return false;
+}
+
 /* Finds a long option by exact name or unique prefix, case-insensitively
  * (name: arg after its dashes). */
 static const cli_option *find_long(const cli *c, const char *arg, const char *name, size_t length)
 {
-	const cli_option *found = NULL;
-	int matches = 0;
+	const cli_option *found = NULL, *original = NULL;
+	int matches = 0, originals = 0;
 	for (const cli_option *o = c->options; o->name != NULL; o++) {
 		if (strlen(o->name) == length && strncasecmp(o->name, name, length) == 0)
 			return o;
 		if (length > 0 && strncasecmp(o->name, name, length) == 0) {
 			found = o;
 			matches++;
+			if (!is_added(c, o)) {
+				original = o;
+				originals++;
+			}
 		}
 	}
+	if (matches > 1 && originals == 1)
+		return original;
 	if (matches > 1)
 		ambiguous(c, arg, name, length);
 	return matches == 1 ? found : NULL;
@@ -369,7 +384,7 @@ int cli_trace_main(const char *program, const char *usage, fg_trace_format forma
 		 &options.include_offset},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
-	const cli c = {program, usage, table, NULL};
+	const cli c = {.program = program, .usage = usage, .options = table};
 	cli_start();
 	int first = cli_parse(&c, argc, argv);
 	return cli_collapse(program, make_trace_collapse, &options, jobs, output, argc, argv, first);

@@ -40,6 +40,12 @@ typedef struct cli {
 	const char *usage;       /* full --help text; its first lines are the synopsis */
 	const cli_option *options;
 	void *context;           /* handed to callbacks */
+	/* The options the original has not (NULL-terminated; NULL: none): a
+	 * prefix that they share with one of the original's means the
+	 * original's, so that a script keeps its meaning (in
+	 * fg-collapse-perf, --j is --jit and --s --srcline, not --jobs and
+	 * --skip-after). */
+	const char *const *added;
 } cli;
 
 /*

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 		{"output", 'o', CLI_STRING, &output},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
-	const cli c = {program, usage, table, NULL};
+	const cli c = {.program = program, .usage = usage, .options = table};
 	cli_start();
 	int first = cli_parse(&c, argc, argv);
 	return cli_collapse(program, make_collapse, &options, jobs, output, argc, argv, first);

@@ -89,7 +89,9 @@ int main(int argc, char **argv)
 		{"output", 'o', CLI_STRING, &s.output},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
-	const cli c = {program, usage, options, &s};
+	static const char *const added[] = {"skip-after", "jobs", "output", NULL};
+	const cli c = {.program = program, .usage = usage, .options = options, .context = &s,
+		       .added = added};
 	cli_start();
 	int first = cli_parse(&c, argc, argv);
 	if (s.all)

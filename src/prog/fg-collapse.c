@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 		{"output", 'o', CLI_STRING, &output},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
-	const cli c = {program, usage, table, &format};
+	const cli c = {.program = program, .usage = usage, .options = table, .context = &format};
 	cli_start();
 	int first = cli_parse(&c, argc, argv);
 	if (!cli_jobs_valid(program, jobs))

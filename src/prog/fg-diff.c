@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 		{"output", 'o', CLI_STRING, &output},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
-	const cli c = {"fg-diff", usage, table, NULL};
+	const cli c = {.program = "fg-diff", .usage = usage, .options = table};
 	int first = cli_parse(&c, argc, argv);
 	if (argc - first != 2) {
 		cli_error("fg-diff", "expected two files, BEFORE and AFTER");

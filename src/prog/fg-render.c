@@ -126,7 +126,10 @@ int main(int argc, char **argv)
 		{"view-nodes", 0, CLI_INT, &g->view_nodes},
 		{NULL, 0, CLI_FLAG, NULL},
 	};
-	const cli c = {"fg-render", usage, options, &s};
+	static const char *const added[] = {"output", "jobs", "diff-union", "diff-threshold",
+					    "view-nodes", NULL};
+	const cli c = {.program = "fg-render", .usage = usage, .options = options, .context = &s,
+		       .added = added};
 	int first = cli_parse(&c, argc, argv);
 
 	if (s.min_width != NULL && valid_min_width(&s) != 0)
