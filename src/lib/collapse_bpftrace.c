@@ -88,11 +88,17 @@ static const char *skip_hex(const char *p, const char *end)
 static int clean_trimmed(const char *start, const char *end, bool include_offset,
 			 bool semicolons, fg_stack_builder *b)
 {
-	/* perf mode: "ADDR func+OFF" or "ADDR func+OFF (module)". */
+	/* perf mode: "ADDR func+OFF" or "ADDR func+OFF (module)". An address
+	 * is 6 hex digits or more, or fewer with a decimal digit among them
+	 * (a 32-bit ARM program loads at 0x10000: "10578 main+12"); a word of
+	 * the letters a-f alone ("add ...") is no address. */
 	bool perf = false;
 	if (fg_is_hex((unsigned char)*start)) {
 		const char *hex = skip_hex(start, end);
-		if (hex - start >= 6 && hex < end && *hex == ' ') {
+		bool digit = false;
+		for (const char *q = start; q < hex && !digit; q++)
+			digit = fg_is_digit((unsigned char)*q);
+		if ((hex - start >= 6 || digit) && hex < end && *hex == ' ') {
 			while (fg_is_space((unsigned char)*hex))
 				hex++;  /* the line ends in a non-space: hex < end */
 			start = hex;
