@@ -64,6 +64,10 @@ fixture real-srcline-srcline.folded real-srcline.perf --srcline
 fixture real-node-all.folded real-node.perf --k --j
 fixture real-srcline-srcline.folded real-srcline.perf --s
 fixture real-srcline-srcline.folded real-srcline.perf -s
+# ... but -j with one dash is --jobs, in every spelling.
+fixture real-node-all.folded real-node.perf --all -j 2
+fixture real-node-all.folded real-node.perf --all -j2
+fixture real-node-all.folded real-node.perf --all -j=2
 
 # CRLF and LF give the same stacks.
 sed 's/$/\r/' "$FIX/tidy.perf" >"$TMP/tidy-crlf.perf"

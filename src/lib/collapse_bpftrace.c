@@ -84,54 +84,76 @@ static const char *skip_hex(const char *p, const char *end)
 	return p;
 }
 
+/* The '(' of a trailing " (module)" of [start, end) (end[-1] is ')'): the
+ * one the last ')' closes, as a module replaced since it was loaded is
+ * "(/usr/lib/libx.so.1 (deleted))"; where none does (a ')' in the path),
+ * the last '('. NULL when it is not after a blank. */
+static const char *module_open(const char *start, const char *end)
+{
+	if (end[-1] != ')' || end - start <= 3)
+		return NULL;
+	const char *open = end - 1;
+	size_t depth = 1;
+	while (open > start && depth > 0) {
+		open--;
+		if (*open == ')')
+			depth++;
+		else if (*open == '(')
+			depth--;
+	}
+	if (depth > 0)
+		for (open = end - 1; open > start && *open != '(';)
+			open--;
+	return open - start >= 2 && open[-1] == ' ' ? open : NULL;
+}
+
+/* The start of a "+OFF" ending [start, end) (a name before it), or NULL. */
+static const char *offset_start(const char *start, const char *end)
+{
+	const char *digits = end;
+	while (digits > start && fg_is_digit((unsigned char)digits[-1]))
+		digits--;
+	return digits < end && digits - start >= 2 && digits[-1] == '+' ? digits - 1 : NULL;
+}
+
+/* Whether [p, end) is the rest of a ustack(perf) frame after its address:
+ * "func+OFF (module)" or "[unknown] (module)". */
+static bool perf_frame_rest(const char *p, const char *end)
+{
+	const char *open = module_open(p, end);
+	if (open == NULL)
+		return false;
+	const char *before = open - 1;
+	return offset_start(p, before) != NULL ||
+	       ((size_t)(before - p) == 9 && memcmp(p, "[unknown]", 9) == 0);
+}
+
 /* clean_frame on a line without white space at either end. */
 static int clean_trimmed(const char *start, const char *end, bool include_offset,
 			 bool semicolons, fg_stack_builder *b)
 {
 	/* perf mode: "ADDR func+OFF" or "ADDR func+OFF (module)". An address
-	 * is 6 hex digits or more, or fewer with a decimal digit among them
-	 * (a 32-bit ARM program loads at 0x10000: "10578 main+12"); a word of
-	 * the letters a-f alone ("add ...") is no address. */
+	 * is 6 hex digits or more (kstack(perf)'s have 16); a shorter run is
+	 * one only before a whole ustack(perf) frame, "func+OFF (module)" (a
+	 * 32-bit ARM program loads at 0x10000: "10578 main+12 (/tmp/a.out)"),
+	 * not a word of a name ("f32 lerp<f32>(f32)+12"). */
 	bool perf = false;
 	if (fg_is_hex((unsigned char)*start)) {
 		const char *hex = skip_hex(start, end);
-		bool digit = false;
-		for (const char *q = start; q < hex && !digit; q++)
-			digit = fg_is_digit((unsigned char)*q);
-		if ((hex - start >= 6 || digit) && hex < end && *hex == ' ') {
-			while (fg_is_space((unsigned char)*hex))
-				hex++;  /* the line ends in a non-space: hex < end */
-			start = hex;
+		const char *rest = hex;
+		while (rest < end && fg_is_space((unsigned char)*rest))
+			rest++;  /* the line ends in a non-space */
+		if (hex < end && *hex == ' ' &&
+		    (hex - start >= 6 || perf_frame_rest(rest, end))) {
+			start = rest;
 			perf = true;
 		}
 	}
 
-	/* A trailing " (module)": always in perf mode, else after "+OFF". Its
-	 * '(' is the one the last ')' closes: a module replaced since it was
-	 * loaded is "(/usr/lib/libx.so.1 (deleted))"; where none does (a ')'
-	 * in the path), the last '('. */
-	if (end[-1] == ')' && end - start > 3) {
-		const char *open = end - 1;
-		size_t depth = 1;
-		while (open > start && depth > 0) {
-			open--;
-			if (*open == ')')
-				depth++;
-			else if (*open == '(')
-				depth--;
-		}
-		if (depth > 0)
-			for (open = end - 1; open > start && *open != '(';)
-				open--;
-		if (open - start >= 2 && open[-1] == ' ') {
-			const char *before = open - 1;
-			const char *digits = before;
-			while (digits > start && fg_is_digit((unsigned char)digits[-1]))
-				digits--;
-			if (perf || (digits < before && digits - start >= 2 && digits[-1] == '+'))
-				end = before;
-		}
-	}
+	/* A trailing " (module)": always in perf mode, else after "+OFF". */
+	const char *open = module_open(start, end);
+	if (open != NULL && (perf || offset_start(start, open - 1) != NULL))
+		end = open - 1;
 
 	if (!include_offset && fg_is_digit((unsigned char)end[-1])) {
 		const char *digits = end - 1;

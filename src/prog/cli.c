@@ -277,7 +277,11 @@ int cli_parse(const cli *c, int argc, char **argv)
 				print_and_exit(c, c->usage, NULL);
 			if (version && length == 7)
 				print_and_exit(c, c->program, FG_VERSION);
-			o = find_long(c, arg, name, length);
+			/* -j=4: the short option, as -j 4 and -j4 */
+			if (!is_long && length == 1 && eq != NULL)
+				o = find_short(c, name[0]);
+			if (o == NULL)
+				o = find_long(c, arg, name, length);
 			/* --help and --version count among the options a prefix may
 			 * name, as in Getopt::Long: --he is ambiguous in fg-render
 			 * (--height, --help), --hel is --help, and so is -hel. */

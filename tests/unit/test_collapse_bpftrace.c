@@ -32,11 +32,15 @@ static void test_frames(void)
 		{"\t7f1234567 bar+2 (/opt/my (x)/liby.so)", "bar", "bar+2"},
 		{"    f+1 (/usr/lib/libx.so.1 (deleted))", "f", "f+1"},
 		{"\t7f0123456 foo+1 (/opt/a)b/libx.so)", "foo", "foo+1"},
-		/* Short addresses (a 32-bit ARM program at 0x10000): a decimal
-		 * digit tells them from a word of a-f letters. */
+		/* Short addresses (a 32-bit ARM program at 0x10000): before a
+		 * whole "func+OFF (module)" only, not a word of a name. */
 		{"\t10578 main+12 (/tmp/a.out)", "main", "main+12"},
 		{"\ta1b2 f+1 (/tmp/a.out)", "f", "f+1"},
+		{"\tfaced f+4 (/bin/busybox)", "f", "f+4"},
+		{"\tfabcd [unknown] ([unknown])", "[unknown]", "[unknown]"},
 		{"    add f+1", "add f", "add f+1"},
+		{"    f32 lerp<f32>(f32, f32)+12", "f32 lerp<f32>(f32, f32)", "f32 lerp<f32>(f32, f32)+12"},
+		{"    e1 foo (bar)", "e1 foo (bar)", "e1 foo (bar)"},
 		{"\tffffffffb4019501", "ffffffffb4019501", "ffffffffb4019501"},
 		{"    0x61ce258d4c544155", "0x61ce258d4c544155", "0x61ce258d4c544155"},
 		{"    [unknown]", "[unknown]", "[unknown]"},
