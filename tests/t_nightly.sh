@@ -30,7 +30,7 @@ chmod +x "$stub/perf"
 for p in fg-collapse-perf fg-render fg-diff; do ln -s "$BIN/$p" "$stub/$p"; done
 export STUB_INPUT=$FIXTURES/perf/tidy.perf FG_SECONDS=0
 day=$(date +%Y-%m-%d)
-yesterday=$(date -d yesterday +%Y-%m-%d)
+yesterday=$(date -d "$day 12:00 1 day ago" +%Y-%m-%d)
 nightly() { PATH=$stub:$PATH sh "$NIGHTLY" "$@"; }
 quiet() { nightly "$@" 2>/dev/null; } # (fg-render: "Stack count is low")
 
@@ -92,3 +92,40 @@ mkdir "$W/cpu-latest.svg"
 nightly "$W" 2>/dev/null
 check_eq "a directory at cpu-latest.svg: exit 1" 1 $?
 check_eq "a directory at cpu-latest.svg: nothing put in it" "" "$(ls -A "$W/cpu-latest.svg")"
+
+# What someone who can write the web directory puts at a name the run
+# writes is replaced by the rename, never written through: a link to a
+# file elsewhere, and a FIFO (which would block the run, holding the lock).
+rmdir "$W/cpu-latest.svg"
+printf 'precious\n' >"$TMP/victim2"
+rm -f "$W/cpu-$day.svg" "$W/diff-$day.svg"
+ln -s "$TMP/victim2" "$W/cpu-$day.svg"
+mkfifo "$W/diff-$day.svg"
+check "a link and a FIFO at the graphs' names: the run succeeds" timeout 60 sh -c \
+	'PATH=$1:$PATH sh "$2" "$3" 2>/dev/null' sh "$stub" "$NIGHTLY" "$W"
+check_eq "the linked file is untouched" "precious" "$(cat "$TMP/victim2")"
+check "the graph replaced the link" test -f "$W/cpu-$day.svg" -a ! -h "$W/cpu-$day.svg"
+check "the differential graph replaced the FIFO" test -f "$W/diff-$day.svg"
+
+# A step failing after the graph is drawn (gzip here) still publishes
+# nothing: the graph of the run before stays.
+cp "$W/cpu-$day.svg" "$TMP/kept2.svg"
+printf '#!/bin/sh\nexit 1\n' >"$stub/gzip"
+chmod +x "$stub/gzip"
+STUB_INPUT=$FIXTURES/perf/merge.perf nightly "$W" 2>/dev/null # (another graph)
+check_eq "gzip failing: exit 1" 1 $?
+rm -f "$stub/gzip"
+check_same "gzip failing: the graph published before is untouched" "$TMP/kept2.svg" "$W/cpu-$day.svg"
+check_eq "gzip failing: no temporary file is left" "" "$(ls -A "$W" | grep '^\.')"
+
+# Pruning spares the graph that the latest link names, however old.
+touch -d '40 days ago' "$W/cpu-$day.svg"
+quiet "$W" >/dev/null # (today's run renders the graph anew: age it again)
+touch -d '40 days ago' "$W/cpu-$day.svg"
+STUB_SCRIPT='exit 3' nightly "$W" 2>/dev/null
+check "pruning spares the latest graph" test -f "$W/$(readlink "$W/cpu-latest.svg")"
+
+# Numbers are checked.
+check_failure "FG_KEEP_DAYS=-1 is refused" 1 "FG_KEEP_DAYS must be a whole number of days" \
+	env FG_KEEP_DAYS=-1 PATH="$stub:$PATH" sh "$NIGHTLY" "$W"
+check_failure "no directory: a usage message, exit 1" 1 "usage: fg-nightly WEB_DIRECTORY" sh "$NIGHTLY"
