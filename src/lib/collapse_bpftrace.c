@@ -155,13 +155,9 @@ static int clean_trimmed(const char *start, const char *end, bool include_offset
 	if (open != NULL && (perf || offset_start(start, open - 1) != NULL))
 		end = open - 1;
 
-	if (!include_offset && fg_is_digit((unsigned char)end[-1])) {
-		const char *digits = end - 1;
-		while (digits > start && fg_is_digit((unsigned char)digits[-1]))
-			digits--;
-		if (digits - start >= 2 && digits[-1] == '+')
-			end = digits - 1;
-	}
+	const char *offset = include_offset ? NULL : offset_start(start, end);
+	if (offset != NULL)
+		end = offset;
 	/* "func\t+1" and "func\t (module)" leave a blank. */
 	while (end > start && fg_is_space((unsigned char)end[-1]))
 		end--;

@@ -179,17 +179,28 @@ static bool is_folded_line(const char *line, const char *end)
 		memchr(f.stack, ' ', f.stack_length) == NULL);
 }
 
+/* The line at `line` (up to end): returns its newline (NULL: it runs to
+ * end); *stop is after its last non-blank (trailing blanks and '\r' off),
+ * *p at its first non-blank. */
+static const char *line_bounds(const char *line, const char *end, const char **p,
+			       const char **stop)
+{
+	const char *newline = memchr(line, '\n', (size_t)(end - line));
+	*stop = newline != NULL ? newline : end;
+	while (*stop > line && fg_is_space((unsigned char)(*stop)[-1]))
+		(*stop)--;
+	*p = line;
+	while (*p < *stop && fg_is_space((unsigned char)**p))
+		(*p)++;
+	return newline;
+}
+
 /* Whether the line at `line` (up to end) is an indented perf frame: after
  * a header of perf script -F comm,tid,... ("prog 123 ", a folded line too). */
 static bool perf_frame_follows(const char *line, const char *end)
 {
-	const char *newline = memchr(line, '\n', (size_t)(end - line));
-	const char *stop = newline != NULL ? newline : end;
-	while (stop > line && fg_is_space((unsigned char)stop[-1]))
-		stop--;
-	const char *p = line;
-	while (p < stop && fg_is_space((unsigned char)*p))
-		p++;
+	const char *p, *stop;
+	line_bounds(line, end, &p, &stop);
 	return p > line && p < stop && is_perf_frame(line, p, stop);
 }
 
@@ -212,17 +223,12 @@ fg_format fg_format_detect(const char *text, size_t length, bool complete, uint6
 	if (line_number != NULL)
 		*line_number = 0;
 	for (const char *line = text; line < end;) {
-		const char *newline = memchr(line, '\n', (size_t)(end - line));
+		const char *p, *stop;
+		const char *newline = line_bounds(line, end, &p, &stop);
 		if (newline == NULL && !complete)
 			break;  /* a partial line says nothing yet */
-		const char *stop = newline != NULL ? newline : end;
 		const char *next = newline != NULL ? newline + 1 : end;
 		number++;
-		while (stop > line && fg_is_space((unsigned char)stop[-1]))
-			stop--;  /* trailing blanks and '\r' */
-		const char *p = line;
-		while (p < stop && fg_is_space((unsigned char)*p))
-			p++;
 		fg_format found = FG_FORMAT_UNKNOWN;
 		if (p == stop)
 			found = FG_FORMAT_UNKNOWN;

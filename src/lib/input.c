@@ -151,6 +151,22 @@ static int start_gzip(fg_input *in, size_t first, fg_error *err)
 	return 0;
 }
 
+/* Reads more compressed bytes into raw, after the `kept` still unread ones
+ * (moved to its start). Returns 0 or <0. */
+static int read_raw(fg_input *in, uInt kept, fg_error *err)
+{
+	if (kept > 0)
+		memmove(in->raw, in->z.next_in, kept);
+	ssize_t n = read_some(in->fd, in->raw + kept, RAW_BUFFER - kept);
+	if (n < 0)
+		return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
+	if (n == 0)
+		in->raw_eof = true;
+	in->z.next_in = in->raw;
+	in->z.avail_in = kept + (uInt)n;
+	return 0;
+}
+
 /* Inflates into `into`; returns bytes produced (0 only at the end) or <0. */
 static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
 			    fg_error *err)
@@ -159,15 +175,9 @@ static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
 	in->z.avail_out = (uInt)(length > (1u << 30) ? (1u << 30) : length);
 	uInt wanted = in->z.avail_out;
 	while (in->z.avail_out == wanted) {
-		if (in->z.avail_in == 0 && !in->raw_eof) {
-			ssize_t n = read_some(in->fd, in->raw, RAW_BUFFER);
-			if (n < 0)
-				return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
-			if (n == 0)
-				in->raw_eof = true;
-			in->z.next_in = in->raw;
-			in->z.avail_in = (uInt)n;
-		}
+		int rc = in->z.avail_in == 0 && !in->raw_eof ? read_raw(in, 0, err) : 0;
+		if (rc != 0)
+			return rc;
 		if (in->z.avail_in == 0 && in->raw_eof)
 			break;
 		/* Zero bytes after a member are padding (tape blocks), which
@@ -185,21 +195,13 @@ static ssize_t inflate_some(fg_input *in, unsigned char *into, size_t length,
 		 * damaged member is not taken for trailing data, nor trailing
 		 * data for a damaged member. */
 		if (!in->inside_member && in->member_ended) {
-			if (in->z.avail_in == 1 && !in->raw_eof) {
-				in->raw[0] = *in->z.next_in;
-				ssize_t n = read_some(in->fd, in->raw + 1, RAW_BUFFER - 1);
-				if (n < 0)
-					return fg_fail(err, FG_EIO, "%s: %s", in->name, strerror(errno));
-				if (n == 0)
-					in->raw_eof = true;
-				in->z.next_in = in->raw;
-				in->z.avail_in = 1 + (uInt)n;
-			}
+			if (in->z.avail_in == 1 && !in->raw_eof && (rc = read_raw(in, 1, err)) != 0)
+				return rc;
 			if (in->z.avail_in < 2 || in->z.next_in[0] != 0x1f || in->z.next_in[1] != 0x8b)
 				return fg_fail(err, FG_EINVAL, "%s: trailing data after the gzip data "
 					       "(not another gzip member)", in->name);
 		}
-		int rc = inflate(&in->z, Z_NO_FLUSH);
+		rc = inflate(&in->z, Z_NO_FLUSH);
 		in->inside_member = rc != Z_STREAM_END;
 		if (rc == Z_STREAM_END) {
 			/* Concatenated gzip members are one stream, as for gzip -d;

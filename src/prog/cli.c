@@ -271,29 +271,26 @@ int cli_parse(const cli *c, int argc, char **argv)
 			bool help = length > 0 && length <= 4 && strncasecmp(name, "help", length) == 0;
 			bool version = length > 0 && length <= 7 &&
 				       strncasecmp(name, "version", length) == 0;
-			if (eq != NULL && ((help && length == 4) || (version && length == 7)))
-				usage_error(c, "option '%s' takes no value", arg);
-			if (help && length == 4)
-				print_and_exit(c, c->usage, NULL);
-			if (version && length == 7)
-				print_and_exit(c, c->program, FG_VERSION);
+			/* (spelt whole, they are no other option's prefix) */
+			bool whole = (help && length == 4) || (version && length == 7);
 			/* -j=4: the short option, as -j 4 and -j4 */
-			if (!is_long && length == 1 && eq != NULL)
+			if (!whole && !is_long && length == 1 && eq != NULL)
 				o = find_short(c, name[0]);
-			if (o == NULL)
+			if (!whole && o == NULL)
 				o = find_long(c, arg, name, length);
 			/* --help and --version count among the options a prefix may
 			 * name, as in Getopt::Long: --he is ambiguous in fg-render
 			 * (--height, --help), --hel is --help, and so is -hel. */
 			bool exact = o != NULL && strlen(o->name) == length;
-			if (!exact && (help || version) && (o != NULL || (help && version)))
+			if (!whole && !exact && (help || version) && (o != NULL || (help && version)))
 				ambiguous(c, arg, name, length);
-			if (o == NULL && (help || version) && eq != NULL)
-				usage_error(c, "option '%s' takes no value", arg);
-			if (o == NULL && help)
-				print_and_exit(c, c->usage, NULL);
-			if (o == NULL && version)
+			if (o == NULL && (help || version)) {
+				if (eq != NULL)
+					usage_error(c, "option '%s' takes no value", arg);
+				if (help)
+					print_and_exit(c, c->usage, NULL);
 				print_and_exit(c, c->program, FG_VERSION);
+			}
 			if (o == NULL && !is_long && bundled_flags(c, name)) {
 				/* -ns: several one-letter flags, as getopts allows. */
 				for (const char *f = name; *f != '\0'; f++)
