@@ -805,11 +805,16 @@ function detailsRoom(besideMatched) {
 var DETAILS_NAME = 20;
 
 function detailsText(f, room) {
-	var name = names[f];
-	var info = titles[f].slice(name.length);
 	var own = exactSelf(f);
-	var selfPart = ' | self: ' + formatCount(own) + ' ' + countName + ' (' + pct(own, total) + ')';
-	var share = zoomed >= 0 && inZoom(f) ? ' | ' + pct(count[f], count[zoomed]) + ' of zoom' : '';
+	return detailsLine(names[f], titles[f].slice(names[f].length),
+		' | self: ' + formatCount(own) + ' ' + countName + ' (' + pct(own, total) + ')',
+		zoomed >= 0 && inZoom(f) ? ' | ' + pct(count[f], count[zoomed]) + ' of zoom' : '', room);
+}
+
+/* The details line of a frame named name, its title's INFO, self part and
+ * zoom share ('' for none) in room px, shortened as detailsText says; the
+ * drawn views' frames too (views.js). */
+function detailsLine(name, info, selfPart, share, room) {
 	var prefix = nameType + ' ';
 	var line = prefix + name + info + selfPart + share;
 	if (textWidth(line) <= room) {

@@ -308,10 +308,9 @@ function viewTitle(k) {
 	return title ? title.textContent : '';
 }
 
-/* The details line of drawn frame k, as the writer's frames': "NAMETYPE
- * TITLE | self: N COUNTNAME (P%) | P% of zoom" (the zoom share when its
- * section is zoomed and k is in the zoom), shortened from the right when
- * it does not fit. */
+/* The details line of drawn frame k, as the writer's frames' (detailsLine):
+ * its title, self samples and, when its section is zoomed and k is in the
+ * zoom, its share of the zoom. */
 function viewDetails(k) {
 	var f = viewFrames[k];
 	var d = loadData();
@@ -319,22 +318,13 @@ function viewDetails(k) {
 	var isRoot = node === 0 && t.name[0] === 0;
 	/* (the root's own: what --total adds beyond the sum too) */
 	var own = t.self[node] + (isRoot ? Math.max(d.span - t.total[0], 0) : 0);
-	var title = viewTitle(k);
-	var parts = [nameType + ' ' + title,
+	var name = isRoot ? 'all' : d.names[t.name[node]];
+	var info = viewTitle(k).slice(name.length);
+	var line = detailsLine(name, info,
 		' | self: ' + formatCount(own * d.factor) + ' ' + countName + ' (' + pct(own, d.span) + ')',
-		z >= 0 && !f[3] && t.total[z] > 0 ? ' | ' + pct(t.total[node], t.total[z]) + ' of zoom' : ''];
-	var room = detailsRoom(true);
-	while (parts.length > 1 && textWidth(parts.join('')) > room) {
-		parts.pop();
-	}
-	if (textWidth(parts[0]) > room) {
-		/* the name shortened, its counts kept whole */
-		var name = isRoot ? 'all' : d.names[t.name[node]];
-		var info = title.slice(name.length);
-		var short = fitText(name, room - textWidth(nameType + ' ' + info));
-		return short !== '' ? nameType + ' ' + short + info : '..' + info;
-	}
-	return parts.join('');
+		z >= 0 && !f[3] && t.total[z] > 0 ? ' | ' + pct(t.total[node], t.total[z]) + ' of zoom' : '',
+		detailsRoom(true));
+	return line !== null ? line : '..' + info;
 }
 
 /* A click in a view: zoom to the frame, or out to a faded ancestor. When
