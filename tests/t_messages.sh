@@ -60,6 +60,14 @@ fi
 check_failure "fg-render -he: '-he' is ambiguous" 1 "option '-he' is ambiguous" "$R" -he 20 "$TMP/in"
 check_failure "fg-render -h: '-h' is ambiguous" 1 "option '-h' is ambiguous" "$R" -h "$TMP/in"
 check_failure "fg-render --fo=x: '--fo' is ambiguous" 1 "option '--fo' is ambiguous" "$R" --fo=x "$TMP/in"
+# ... listing what it could mean, as GNU getopt does: every option of the
+# prefix, --help and --version included, and no other.
+check_failure "fg-render --he lists --height and --help" 1 \
+	"option '--he' is ambiguous; possibilities: '--height' '--help'\$" "$R" --he 20 "$TMP/in"
+check_failure "fg-render --fo lists the three --font options" 1 \
+	"possibilities: '--fonttype' '--fontsize' '--fontwidth'\$" "$R" --fo=x "$TMP/in"
+check_failure "fg-collapse-perf -a lists --all and --addrs" 1 \
+	"option '-a' is ambiguous; possibilities: '--all' '--addrs'\$" "$BIN/fg-collapse-perf" -a /dev/null
 check "fg-render --hel is --help" sh -c "'$R' --hel | grep -q '^Usage: fg-render'"
 check "fg-render --heig 20 is --height" "$R" --heig 20 "$TMP/in" -o "$TMP/h.svg"
 check "fg-diff --h is --help" sh -c "'$BIN/fg-diff' --h | grep -q '^Usage: fg-diff'"

@@ -116,12 +116,22 @@ static void usage_error(const cli *c, const char *format, const char *what)
 	exit(CLI_EXIT_USAGE);
 }
 
-/* "option '-he' is ambiguous", spelt as typed (one dash or two). */
+/* "option '-he' is ambiguous; possibilities: '--height' '--help'", spelt
+ * as typed (one dash or two), with every option the prefix could name
+ * (--help and --version among them), as GNU getopt lists them. */
 static void ambiguous(const cli *c, const char *arg, const char *name, size_t length)
 {
-	char typed[128];
-	snprintf(typed, sizeof(typed), "%.*s", (int)(length + (size_t)(name - arg)), arg);
-	usage_error(c, "option '%s' is ambiguous", typed);
+	fprintf(stderr, "%s: option '%.*s' is ambiguous; possibilities:", c->program,
+		(int)(length + (size_t)(name - arg)), arg);
+	for (const cli_option *o = c->options; o->name != NULL; o++)
+		if (strncasecmp(o->name, name, length) == 0)
+			fprintf(stderr, " '--%s'", o->name);
+	static const char *const always[] = {"help", "version"};
+	for (size_t i = 0; i < 2; i++)
+		if (length <= strlen(always[i]) && strncasecmp(always[i], name, length) == 0)
+			fprintf(stderr, " '--%s'", always[i]);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", c->program);
+	exit(CLI_EXIT_USAGE);
 }
 
 /* Prints text (--help, --version) and exits: 0, or 2 when it could not be
