@@ -63,6 +63,20 @@ done
 printf '              a`f\n   3\n 4\n' >"$TMP/empty-dtrace.txt"
 check_eq "dtrace: a count with no frames is an empty stack, kept" "$(printf ' 4\na`f 3')" \
 	"$("$DTRACE" "$TMP/empty-dtrace.txt" 2>&1)"
+# A script that prints its aggregation every interval ("tick-1s { printa(@);
+# trunc(@); }") prints the probe line again before each printout: it is
+# DTrace's line, not the leaf frame of the next stack.
+{
+	printf 'CPU     ID                    FUNCTION:NAME\n'
+	for cpu in 0 1; do
+		printf '  %s  64091                         :tick-1s \n\n' "$cpu"
+		printf '              unix`i86_mwait+0xd\n              unix`idle+0x114\n               16\n\n'
+	done
+} >"$TMP/interval-dtrace.txt"
+for j in 1 2; do
+	check_eq "dtrace: probe lines between printouts are not frames (-j $j)" 'unix`idle;unix`i86_mwait 32' \
+		"$("$DTRACE" -j "$j" "$TMP/interval-dtrace.txt" 2>&1)"
+done
 cd "$S" || exit 1
 expect "stap: an empty backtrace is kept as an empty stack (' 251')" empty.expected.txt - "$STAP" empty.txt
 for j in 2 3; do

@@ -112,8 +112,15 @@ static bool is_banner(const char *line, const char *end)
 	       memmem(line, (size_t)(end - line), "FUNCTION:NAME", 13) != NULL;
 }
 
-/* The line after the banner: "CPU-NUMBER PROBE-ID [FUNCTION]:NAME". */
-static bool is_probe_line(const char *line, const char *end)
+/*
+ * The line of the probe that fired: "CPU-NUMBER PROBE-ID [FUNCTION]:NAME".
+ * Right after the banner any text with a ':' will do; elsewhere (a script
+ * that prints its aggregation every interval, "tick-1s { printa(@);
+ * trunc(@); }", prints that line again before each printout) the rest must
+ * be one word holding the ':', as DTrace prints it, so that no frame is
+ * taken for one.
+ */
+static bool is_probe_line(const char *line, const char *end, bool after_banner)
 {
 	const char *p = line;
 	for (int field = 0; field < 2; field++) {
@@ -125,7 +132,17 @@ static bool is_probe_line(const char *line, const char *end)
 		if (p == digits || p == end || !fg_is_space((unsigned char)*p))
 			return false;
 	}
-	return memchr(p, ':', (size_t)(end - p)) != NULL;
+	if (after_banner)
+		return memchr(p, ':', (size_t)(end - p)) != NULL;
+	while (p < end && fg_is_space((unsigned char)*p))
+		p++;
+	const char *word = p;
+	while (p < end && !fg_is_space((unsigned char)*p))
+		p++;
+	const char *word_end = p;
+	while (p < end && fg_is_space((unsigned char)*p))
+		p++;
+	return p == end && memchr(word, ':', (size_t)(word_end - word)) != NULL;
 }
 
 /* "dtrace: description 'profile-997 ' matched 2 probes": the expected one. */
@@ -166,7 +183,7 @@ static int is_not_frame(const fg_trace_line *l, unsigned *memory)
 	}
 	if (l->pending)
 		return FG_TRACE_FRAME;
-	if (after_banner && is_probe_line(l->start, l->end))
+	if (is_probe_line(l->start, l->end, after_banner))
 		return FG_TRACE_SKIP;
 	if (fg_is_space((unsigned char)l->raw[0]) || is_frame_shaped(l->start, l->end))
 		return FG_TRACE_FRAME;
