@@ -59,6 +59,21 @@ fixture real-tracepoint-write.folded real-tracepoint.perf --event-filter syscall
 fixture real-tracepoint-write.folded real-tracepoint.perf --e=syscalls:sys_enter_write
 fixture real-oneline-tid.folded real-oneline.perf --tid
 fixture real-srcline-srcline.folded real-srcline.perf --srcline
+# --srcline and --context on input not from -F+srcline (the original's
+# --inline --context was used on plain 'perf script' output): a frame line is
+# never taken for the source line of the frame before it (that glued every
+# other frame into the name of its callee), and it is reported.
+fixture real-gcc.folded real-gcc.perf --context
+fixture real-gcc.folded real-gcc.perf --srcline
+fixture inline-inline.folded inline.perf --context
+sed 's/$/\r/' "$FIX/real-gcc.perf" >"$TMP/real-gcc-crlf.perf"
+"$PERF" --context "$TMP/real-gcc-crlf.perf" 2>/dev/null >"$TMP/out"
+check_same "--context on plain perf script with CRLF line ends: no frame taken for a source line" \
+	"$FIX/real-gcc.folded" "$TMP/out"
+(cd "$FIX" && "$PERF" --context real-gcc.perf 2>&1 >/dev/null | head -1) >"$TMP/err"
+check_eq "--context on plain perf script: the frame taken for a source line is reported" \
+	"fg-collapse-perf: real-gcc.perf:3: a frame where --srcline expects a source line (is the input from 'perf script -F+srcline'?)" \
+	"$(cat "$TMP/err")"
 # The original's prefixes keep their meaning where fg's own options share
 # them: --j is --jit (not --jobs), --s and -s are --srcline (not --skip-after).
 fixture real-node-all.folded real-node.perf --k --j

@@ -480,6 +480,32 @@ static int on_header(perf_state *s, const fg_perf_header *h)
 	return rc;
 }
 
+/*
+ * Whether a line where --srcline waits for a source line is a frame line
+ * instead, "ADDRESS SYMBOL (MODULE)" or "ADDRESS SYMBOL (inlined)": input
+ * not from -F+srcline (such as --context on plain 'perf script' output, as
+ * the original's --inline --context was used), where taking it as a source
+ * line would glue this frame into the name of the one before. A source
+ * line ("file.c:12", "libc.so.6[27b25]", "inl.h:7 (inlined)") does not
+ * start with a hexadecimal address followed by white space, or does not
+ * end in ')' (before any trailing white space).
+ */
+static bool is_frame_not_source(const char *line, size_t n, size_t indent)
+{
+	fg_perf_frame f;
+	size_t last = n; /* (a CR of CRLF input, trailing blanks) */
+	while (last > indent && fg_is_space((unsigned char)line[last - 1]))
+		last--;
+	if (last == 0 || line[last - 1] != ')' || !fg_perf_match_frame(line, n, indent, &f) ||
+	    f.pc_length == 0)
+		return false;
+	for (size_t i = 0; i < f.pc_length; i++)
+		if (!fg_is_hex((unsigned char)f.pc[i]))
+			return false;
+	size_t after = (size_t)(f.pc + f.pc_length - line);
+	return after < n && fg_is_space((unsigned char)line[after]);
+}
+
 static int parse_line(perf_state *s, const char *line, size_t n)
 {
 	const perf_config *c = s->config;
@@ -495,8 +521,18 @@ static int parse_line(perf_state *s, const char *line, size_t n)
 	case FG_PERF_LINE_OTHER:
 		break;
 	}
-	if (s->pending)
-		return take_source_line(s, line, n);
+	if (s->pending) {
+		if (!is_frame_not_source(line, n, indent))
+			return take_source_line(s, line, n);
+		/* No source line came: the frame before keeps its bare name,
+		 * and this line is read as the frame it is. */
+		fg_collapse_warn(s->chunk->report, s->line,
+				 "a frame where --srcline expects a source line (is the input "
+				 "from 'perf script -F+srcline'?)");
+		int rc = emit_pieces(s, NULL);
+		if (rc != 0)
+			return rc;
+	}
 	if (s->skip_rest)
 		return 0;
 	struct cache_slot *slot = NULL;
