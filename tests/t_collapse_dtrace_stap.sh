@@ -77,6 +77,14 @@ for j in 1 2; do
 	check_eq "dtrace: probe lines between printouts are not frames (-j $j)" 'unix`idle;unix`i86_mwait 32' \
 		"$("$DTRACE" -j "$j" "$TMP/interval-dtrace.txt" 2>&1)"
 done
+# The leading 'L' goes from JVM class names ("Lcom/foo/Bar;"), not from a
+# Java frame of jstack whose class starts with 'L' and whose arguments hold
+# a '/', nor from a C frame with a '/' in its arguments.
+printf '              LoadTest.run(Ljava/lang/Object;)V\n              Launcher.main([Ljava/lang/String;)V\n              Lcom/foo/Bar;.baz(I)V\n              Logger`log(char const*, /*path*/ int)+0x1\n                5\n' \
+	>"$TMP/jvm-l-dtrace.txt"
+check_eq "dtrace: 'L' goes from JVM class names only" \
+	'Logger`log(char const*, /*path*/ int);com/foo/Bar:.baz(I)V;Launcher.main([Ljava/lang/String:)V;LoadTest.run(Ljava/lang/Object:)V 5' \
+	"$("$DTRACE" "$TMP/jvm-l-dtrace.txt" 2>&1)"
 cd "$S" || exit 1
 expect "stap: an empty backtrace is kept as an empty stack (' 251')" empty.expected.txt - "$STAP" empty.txt
 for j in 2 3; do

@@ -39,10 +39,26 @@ static const char *find_offset(const char *start, const char *end)
 	return p - 3;
 }
 
-/* A JVM class name: "Ljava/lang/Thread;::run" loses its 'L'. */
+/*
+ * A JVM class name, 'L', the class path, ';' ("Ljava/lang/Thread;::run"),
+ * loses its 'L'. A '/' elsewhere does not make one: jstack's frame of a
+ * class whose name starts with 'L' ("LoadTest.run(Ljava/lang/Object;)V",
+ * "Launcher.main([Ljava/lang/String;)V") and a C name with a '/' in its
+ * arguments keep theirs.
+ */
 static void strip_jvm_l(const char **start, const char *end)
 {
-	if (end - *start > 1 && **start == 'L' && memchr(*start, '/', (size_t)(end - *start)) != NULL)
+	const char *p = *start;
+	if (end - p < 2 || *p != 'L')
+		return;
+	bool slash = false;
+	for (p++; p < end && *p != ';'; p++) {
+		if (*p == '/')
+			slash = true;
+		else if (*p == '(' || *p == '.' || *p == '`' || fg_is_space((unsigned char)*p))
+			return;
+	}
+	if (p < end && slash)
 		(*start)++;
 }
 
