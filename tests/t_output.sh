@@ -190,3 +190,26 @@ PY
 )
 	check_eq "-o /dev/stdout on a socket writes to it" "0 a;b 3" "$got"
 fi
+
+# -o over an existing file keeps its owner and group, as a shell redirection
+# does (root:www-data 0640, replaced by a root job, became root:root 0640,
+# which the web server could no longer read). As root: any owner; else a
+# group of ours other than the primary one, when there is one.
+printf 'a;b 3\n' >"$TMP/own-in"
+"$BIN/fg-render" -o "$TMP/own.svg" "$TMP/own-in" 2>/dev/null
+if [ "$(id -u)" = 0 ]; then
+	owner=12345:12346
+else
+	g=$(id -G | tr ' ' '\n' | grep -vx "$(id -g)" | head -n 1)
+	owner=${g:+$(id -u):$g}
+fi
+if [ -z "$owner" ] || ! chown "$owner" "$TMP/own.svg" 2>/dev/null; then
+	skip "-o keeps the replaced file's owner and group" "not root, and no second group"
+else
+	chmod 640 "$TMP/own.svg"
+	for p in fg-render fg-collapse; do
+		"$BIN/$p" -o "$TMP/own.svg" "$TMP/own-in" 2>/dev/null
+		check_eq "$p -o keeps the replaced file's owner, group and mode" \
+			"${owner/:/ } 640" "$(stat -c '%u %g %a' "$TMP/own.svg")"
+	done
+fi

@@ -278,11 +278,18 @@ fg_output *fg_output_open(const char *path, fg_error *err)
 	}
 	remember_temporary(out->temporary);
 	/* mkstemp makes the file private; give it the mode a plain create (or
-	 * the file being replaced) would have, so a web server can read it. */
+	 * the file being replaced) would have, so a web server can read it.
+	 * A file being replaced keeps its owner and group too, as with a shell
+	 * redirection (root:www-data 0640 replaced by root:root 0640 was no
+	 * longer readable by the server); where we may not give the owner
+	 * (not root), the group alone, where we may (a group we are in).
+	 * The owner first: chown may clear set-ID bits that fchmod sets. */
 	struct stat st;
 	mode_t mode;
 	if (stat(target, &st) == 0) {
 		mode = st.st_mode & 07777;
+		if (fchown(out->fd, st.st_uid, st.st_gid) != 0)
+			(void)!fchown(out->fd, (uid_t)-1, st.st_gid);
 	} else {
 		mode_t mask = umask(0);
 		umask(mask);
