@@ -49,6 +49,7 @@ refused "xmlns" 'work\tg_extra=xmlns="http://evil.example/"' 'evil'
 refused "an undeclared prefix" 'work\tg_extra=foo:bar="1"' 'foo:bar'
 refused "a duplicated attribute" 'work\tclass=c1\tg_extra=class="c2"' 'c2'
 refused "the same attribute twice in an extra" 'work\tg_extra=data-a="1" data-a="2"' 'data-a="2"'
+refused "attributes with no space between them" 'work\tg_extra=data-a="1"data-b="2"' 'data-b'
 refused "target twice" 'work\thref=https://ok.example/\ta_extra=target="_blank"' '_blank'
 refused "invalid UTF-8" 'work\tg_extra=data-x="\xff\xfe"' 'data-x="'
 

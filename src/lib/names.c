@@ -277,6 +277,10 @@ static const char *unsafe_extra(const char *text, size_t length, tag_names *name
 		if (!fg_text_is_clean(text + value, i - value))
 			return "invalid UTF-8 in a value";
 		i++;
+		/* (XML wants white space between attributes: a="1"b="2" is
+		 * no tag) */
+		if (i < length && text[i] != ' ')
+			return "not a list of name=\"value\" pairs";
 	}
 	return NULL;
 }
