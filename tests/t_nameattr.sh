@@ -50,6 +50,13 @@ refused "an undeclared prefix" 'work\tg_extra=foo:bar="1"' 'foo:bar'
 refused "a duplicated attribute" 'work\tclass=c1\tg_extra=class="c2"' 'c2'
 refused "the same attribute twice in an extra" 'work\tg_extra=data-a="1" data-a="2"' 'data-a="2"'
 refused "attributes with no space between them" 'work\tg_extra=data-a="1"data-b="2"' 'data-b'
+# Presentation attributes are CSS: url() and image-set() load from any
+# host when the graph is opened, ping on a click.
+refused "a url() in an extra" 'work\tg_extra=fill="url(http://evil.example/p.svg#p)"' 'evil'
+refused "a url() in capitals" 'work\tg_extra=mask="URL(//evil.example/m.svg#m)"' 'evil'
+refused "a url() spelt with a CSS escape" 'work\tg_extra=filter="\\75 rl(//evil.example/f.svg#f)"' 'evil'
+refused "an image-set() cursor" "work\\tg_extra=cursor=\"-webkit-image-set('//evil.example/c.png' 1x), auto\"" 'evil'
+refused "a ping" 'work\thref=https://example.com/\ta_extra=ping="https://evil.example/p"' 'evil'
 refused "target twice" 'work\thref=https://ok.example/\ta_extra=target="_blank"' '_blank'
 refused "invalid UTF-8" 'work\tg_extra=data-x="\xff\xfe"' 'data-x="'
 

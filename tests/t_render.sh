@@ -253,6 +253,11 @@ check "--nameattr event handlers are refused" sh -c "! grep -q onclick '$TMP/att
 ( cd "$TMP" && printf 'main->rgb(1,2,3)\n' >palette.map && "$R" --cp "$F/basic.folded" >cp.svg )
 check "--cp uses palette.map colours" grep -q '<g fill="rgb(1,2,3)">' "$TMP/cp.svg"
 check "--cp adds new names to palette.map, sorted" sh -c "grep -q '^parse->rgb(' '$TMP/palette.map' && sort -c '$TMP/palette.map'"
+# A palette.map colour that loads from elsewhere (fill="url(http://...)"
+# fetches when the graph is opened) is not used: the name gets a new one.
+( cd "$TMP" && printf 'main->url(http://evil.example/p.svg#p)\nparse->URL(//evil.example/q)\n' >palette.map &&
+	"$R" --cp "$F/basic.folded" >cp.svg 2>/dev/null )
+check "--cp: no palette.map colour that fetches from elsewhere" sh -c "! grep -q evil '$TMP/cp.svg' && grep -q '^main->rgb(' '$TMP/palette.map'"
 
 # --- property: a frame's colour is its name's, wherever it is drawn ----------------
 # (svg.c works each name's colour out once; the palettes that look at the

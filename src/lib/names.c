@@ -103,6 +103,29 @@ static int each_line(const char *path, bool missing_ok, fg_error *err,
 	return rc;
 }
 
+/*
+ * Whether a value could make the browser fetch something: presentation
+ * attributes are CSS, and fill, stroke, filter, clip-path, mask and
+ * marker-* load url(...) from any host, cursor an image-set(...), when the
+ * graph is opened (a beacon in a graph served from one's own site). CSS
+ * escapes could spell these names, so a backslash is refused too.
+ */
+static bool fetches(const char *value, size_t length)
+{
+	static const char *const functions[] = {"url(", "image(", "image-set(", "cross-fade(",
+						"src("};
+	for (size_t i = 0; i < length; i++) {
+		if (value[i] == '\\')
+			return true;
+		for (size_t k = 0; k < sizeof(functions) / sizeof(*functions); k++) {
+			size_t n = strlen(functions[k]);
+			if (n <= length - i && strncasecmp(value + i, functions[k], n) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 static int palette_line(void *context, char *line, size_t length, uint64_t number)
 {
 	fg_name_table *t = context;
@@ -112,6 +135,8 @@ static int palette_line(void *context, char *line, size_t length, uint64_t numbe
 	if (arrow == NULL)
 		return 0;
 	*arrow = '\0';
+	if (fetches(arrow + 2, length - (size_t)(arrow + 2 - line)))
+		return 0; /* (a colour that loads from elsewhere: the name gets a new one) */
 	return fg_name_table_put(t, line, (size_t)(arrow - line), arrow + 2);
 }
 
@@ -258,6 +283,8 @@ static const char *unsafe_extra(const char *text, size_t length, tag_names *name
 			return "id (use the id= key)";
 		if (name_starts(n, name_length, "on"))
 			return "an event handler";
+		if (name_is(n, name_length, "ping"))
+			return "ping (a link's click would be reported elsewhere)";
 		if (name_starts(n, name_length, "xml"))
 			return "an xml or xmlns attribute";
 		if (!add_name(names, n, name_length))
@@ -276,6 +303,8 @@ static const char *unsafe_extra(const char *text, size_t length, tag_names *name
 			return "an unterminated value";
 		if (!fg_text_is_clean(text + value, i - value))
 			return "invalid UTF-8 in a value";
+		if (fetches(text + value, i - value))
+			return "a value that loads from elsewhere (url(), image-set() or a CSS escape)";
 		i++;
 		/* (XML wants white space between attributes: a="1"b="2" is
 		 * no tag) */
