@@ -195,7 +195,7 @@ static int attribute(fg_buffer *b, const char *key, const char *value, size_t le
 	failed |= fg_buffer_append_str(b, "=\"");
 	fg_buffer clean = {0, 0, 0};
 	failed |= fg_text_clean(&clean, value, length);
-	failed |= fg_text_escape(b, clean.data ? clean.data : "", clean.length);
+	failed |= fg_text_escape_attribute(b, clean.data ? clean.data : "", clean.length);
 	fg_buffer_free(&clean);
 	failed |= fg_buffer_append_str(b, "\"");
 	return failed ? FG_ENOMEM : 0;

@@ -183,6 +183,16 @@ static void put_text(writer *w, const char *bytes, size_t length)
 
 static void put_str_text(writer *w, const char *s) { put_text(w, s, strlen(s)); }
 
+/* Untrusted text in an attribute value: cleaned, escaped, and a tab as
+ * &#9; (a parser reads a raw one as a space). */
+static void put_attribute_text(writer *w, const char *s)
+{
+	w->clean.length = 0;
+	CHECKED(w, fg_text_clean(&w->clean, s, strlen(s)));
+	CHECKED(w, fg_text_escape_attribute(&w->line, w->clean.data ? w->clean.data : "",
+					    w->clean.length));
+}
+
 static int flush_line(writer *w)
 {
 	if (w->nomem)
@@ -593,7 +603,7 @@ static void put_fill(writer *w, uint32_t color)
 	char hex[8];
 	put(w, "<g fill=\"");
 	if (color & FG_COLOR_FROM_MAP)
-		put_str_text(w, fg_frame_color_text(w->colors, color, hex));
+		put_attribute_text(w, fg_frame_color_text(w->colors, color, hex));
 	else
 		put(w, fg_frame_color_text(w->colors, color, hex));
 	put(w, "\">\n");
@@ -1018,7 +1028,7 @@ static void put_header(writer *w, double image_height, bool empty)
 	put(w, "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"");
 	if (!empty) {
 		put(w, " data-nametype=\"");
-		put_str_text(w, o->name_type);
+		put_attribute_text(w, o->name_type);
 		put(w, "\" data-fontsize=\"");
 		put_number(w, fs);
 		put(w, "\" data-fontwidth=\"");
@@ -1026,7 +1036,7 @@ static void put_header(writer *w, double image_height, bool empty)
 		put(w, "\" data-inverted=\"");
 		put(w, o->inverted ? "1" : "0");
 		put(w, "\" data-countname=\"");
-		put_str_text(w, o->count_name);
+		put_attribute_text(w, o->count_name);
 		put(w, "\" data-xpad=\"");
 		put_number(w, XPAD);
 		put(w, "\" data-frameheight=\"");

@@ -87,7 +87,7 @@ int fg_text_clean(fg_buffer *out, const char *bytes, size_t length)
 	return fg_buffer_append(out, bytes + run, length - run);
 }
 
-int fg_text_escape(fg_buffer *out, const char *clean, size_t length)
+static int escape(fg_buffer *out, const char *clean, size_t length, bool attribute)
 {
 	size_t run = 0;
 	for (size_t i = 0; i < length; i++) {
@@ -97,6 +97,11 @@ int fg_text_escape(fg_buffer *out, const char *clean, size_t length)
 		case '<': entity = "&lt;"; break;
 		case '>': entity = "&gt;"; break;
 		case '"': entity = "&quot;"; break;
+		case '\t':
+			if (!attribute)
+				continue;
+			entity = "&#9;";
+			break;
 		default: continue;
 		}
 		if (fg_buffer_append(out, clean + run, i - run) != 0 ||
@@ -105,6 +110,16 @@ int fg_text_escape(fg_buffer *out, const char *clean, size_t length)
 		run = i + 1;
 	}
 	return fg_buffer_append(out, clean + run, length - run);
+}
+
+int fg_text_escape(fg_buffer *out, const char *clean, size_t length)
+{
+	return escape(out, clean, length, false);
+}
+
+int fg_text_escape_attribute(fg_buffer *out, const char *clean, size_t length)
+{
+	return escape(out, clean, length, true);
 }
 
 size_t fg_text_characters(const char *clean, size_t length)

@@ -24,6 +24,10 @@ bool fg_text_is_clean(const char *bytes, size_t length);
  * values: & < > " become entities. */
 int fg_text_escape(fg_buffer *out, const char *clean, size_t length);
 
+/* The same for an attribute value, where a parser turns a raw tab into a
+ * space (XML attribute-value normalization): a tab becomes &#9;. */
+int fg_text_escape_attribute(fg_buffer *out, const char *clean, size_t length);
+
 /* Number of characters (code points) in clean text. */
 size_t fg_text_characters(const char *clean, size_t length);
 
