@@ -32,6 +32,13 @@ static void test_text(void)
 	CHECK_STR(clean_escape("\xed\xa0\x80", 3), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "clean: UTF-8 surrogate replaced");
 	CHECK_STR(clean_escape("\xef\xbf\xbe", 3), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "clean: U+FFFE replaced");
 	CHECK_STR(clean_escape("\xc0\xaf", 2), "\xef\xbf\xbd\xef\xbf\xbd", "clean: overlong encoding replaced");
+	/* (a name ending in U+202E showed its title's counts reversed) */
+	CHECK_STR(clean_escape("f\xe2\x80\xae", 4), "f\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "clean: bidi override U+202E replaced");
+	CHECK_STR(clean_escape("\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9", 9),
+		  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+		  "clean: bidi embedding U+202A and isolates U+2066, U+2069 replaced");
+	CHECK_STR(clean_escape("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", 12),
+		  "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", "clean: U+2029, U+202F, U+2065, U+206A kept");
 	CHECK_STR(clean_escape("\xe4\xb8\xad\xe6\x96\x87", 6), "\xe4\xb8\xad\xe6\x96\x87", "clean: valid UTF-8 kept");
 	CHECK_STR(clean_escape("\xe4\xb8", 2), "\xef\xbf\xbd\xef\xbf\xbd", "clean: truncated sequence replaced");
 	const char *mixed = "a\xc3\xa9" "b\xe4\xb8\xad";
