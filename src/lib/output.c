@@ -29,6 +29,10 @@ struct fg_output {
 	size_t used, capacity; /* capacity of buffer */
 	int error;         /* errno of the first failed write, 0 if none */
 	bool in_memory;    /* fg_output_open_memory: bytes go to memory */
+	bool replaces;     /* the temporary replaces an existing file: */
+	uid_t uid;         /* its owner and group, */
+	gid_t gid;
+	mode_t mode;       /* and the mode the result gets */
 	char *memory;
 	size_t memory_length, memory_capacity;
 };
@@ -277,25 +281,21 @@ fg_output *fg_output_open(const char *path, fg_error *err)
 		return NULL;
 	}
 	remember_temporary(out->temporary);
-	/* mkstemp makes the file private; give it the mode a plain create (or
-	 * the file being replaced) would have, so a web server can read it.
-	 * A file being replaced keeps its owner and group too, as with a shell
-	 * redirection (root:www-data 0640 replaced by root:root 0640 was no
-	 * longer readable by the server); where we may not give the owner
-	 * (not root), the group alone, where we may (a group we are in).
-	 * The owner first: chown may clear set-ID bits that fchmod sets. */
+	/* mkstemp makes the file private; at the commit it gets the mode a
+	 * plain create (or the file being replaced) would have, so a web
+	 * server can read it; private until then, so that no one reads half a
+	 * graph under the temporary name (a directory listing shows it). */
 	struct stat st;
-	mode_t mode;
 	if (stat(target, &st) == 0) {
-		mode = st.st_mode & 07777;
-		if (fchown(out->fd, st.st_uid, st.st_gid) != 0)
-			(void)!fchown(out->fd, (uid_t)-1, st.st_gid);
+		out->replaces = true;
+		out->uid = st.st_uid;
+		out->gid = st.st_gid;
+		out->mode = st.st_mode & 07777;
 	} else {
 		mode_t mask = umask(0);
 		umask(mask);
-		mode = 0666 & ~mask;
+		out->mode = 0666 & ~mask;
 	}
-	fchmod(out->fd, mode);
 	return out;
 }
 
@@ -424,6 +424,14 @@ int fg_output_commit(fg_output *out, fg_error *err)
 		release(out);
 		return rc;
 	}
+	/* A file being replaced keeps its owner and group too, as with a
+	 * shell redirection (root:www-data 0640 replaced by root:root 0640 was
+	 * no longer readable by the server); where we may not give the owner
+	 * (not root), the group alone, where we may (a group we are in). The
+	 * owner first: chown may clear set-ID bits that fchmod sets. */
+	if (out->replaces && fchown(out->fd, out->uid, out->gid) != 0)
+		(void)!fchown(out->fd, (uid_t)-1, out->gid);
+	fchmod(out->fd, out->mode);
 	if (out->error == 0 && fsync(out->fd) != 0 && errno != EINVAL)
 		out->error = errno;
 	if (close(out->fd) != 0 && out->error == 0)

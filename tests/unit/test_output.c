@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,8 +59,56 @@ static void interrupted(int sig, const char *name)
 		CHECK(0, "rm -rf");
 }
 
+/* The mode of the one file in dir, or 0. */
+static mode_t only_mode(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	mode_t mode = 0;
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		char path[512];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' && e->d_name[1] != '\0' && e->d_name[1] != '.' &&
+		    stat(path, &st) == 0)
+			mode = st.st_mode & 07777;
+	}
+	if (d != NULL)
+		closedir(d);
+	return mode;
+}
+
+/* While it is written, the temporary file is private: a web server's
+ * directory listing would show half a graph under its name. It gets the
+ * replaced file's mode at the commit. */
+static void private_until_commit(void)
+{
+	char dir[] = "/tmp/fg-output-test.XXXXXX";
+	if (mkdtemp(dir) == NULL) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "%s/graph.svg", dir);
+	FILE *f = fopen(path, "w");
+	if (f != NULL)
+		fclose(f);
+	chmod(path, 0644);
+	fg_output *out = fg_output_open(path, NULL);
+	fg_output_puts(out, "half a graph");
+	CHECK(only_mode(dir) == 0600, "the temporary file is private while written (mode %o)",
+	      (unsigned)only_mode(dir));
+	CHECK(fg_output_commit(out, NULL) == 0, "commit");
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0644,
+	      "the committed file has the replaced file's mode");
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
+	private_until_commit();
 	interrupted(SIGTERM, "SIGTERM");
 	interrupted(SIGINT, "SIGINT");
 	/* Committed and aborted outputs are forgotten: nothing to remove. */
