@@ -87,3 +87,23 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	fi
 	check "$p --help: standard output, not stdout" sh -c "! grep -q '(default: stdout)' '$TMP/help'"
 done
+
+# A file name or option value made of terminal escapes is shown with '?'
+# for each control character (C0, DEL, C1), as ls shows it, in errors,
+# warnings and usage errors alike: it must not drive the terminal.
+esc=$(printf '\033]0;pwned\007\302\233x\177')
+"$R" "$TMP/no-such-$esc" >/dev/null 2>"$TMP/err"
+check "a missing file's name is shown without its control characters" \
+	grep -qF "no-such-?]0;pwned??x?: " "$TMP/err"
+check "... and no control character reaches standard error" \
+	sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$TMP/err'"
+"$R" --encoding "$esc" "$TMP/in" >/dev/null 2>"$TMP/err"
+check "an option's value is shown without its control characters" \
+	grep -qF "'?]0;pwned??x?'" "$TMP/err"
+printf 'a;b 1\nbad line\n' >"$TMP/bad-$esc"
+"$R" "$TMP/bad-$esc" -o "$TMP/bad.svg" 2>"$TMP/err"
+check "a warning names its file without control characters" \
+	grep -qF "bad-?]0;pwned??x?:2: " "$TMP/err"
+"$R" "--ti$esc" "$TMP/in" >/dev/null 2>"$TMP/err"
+check "an unknown option is shown without its control characters" \
+	sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$TMP/err' && grep -q 'ti?]0;pwned' '$TMP/err'"

@@ -81,25 +81,56 @@ bool cli_is_real(const char *s)
 	return *s == '\0';
 }
 
+/*
+ * Text from the command line or the file system (a file name, an option's
+ * value) to standard error, its control characters (C0, DEL, C1) each
+ * shown as '?', as ls shows them: a name made of terminal escapes must not
+ * drive the terminal or the log that reads the message.
+ */
+static void put_clean(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fputc('?', stderr);
+			p++;
+		} else {
+			fputc((*p < 0x20 && *p != '\t') || *p == 0x7f ? '?' : *p, stderr);
+		}
+	}
+}
+
 void cli_error(const char *program, const char *format, ...)
 {
 	va_list args;
+	va_start(args, format);
+	int length = vsnprintf(NULL, 0, format, args);
+	va_end(args);
+	char *text = length >= 0 ? malloc((size_t)length + 1) : NULL;
 	fprintf(stderr, "%s: ", program);
 	va_start(args, format);
-	vfprintf(stderr, format, args);
+	if (text != NULL) {
+		vsnprintf(text, (size_t)length + 1, format, args);
+		put_clean(text);
+	} else {
+		vfprintf(stderr, format, args); /* (no memory for a clean copy) */
+	}
 	va_end(args);
+	free(text);
 	fputc('\n', stderr);
 }
 
 static void print_warning(void *context, const char *file, uint64_t line, const char *message)
 {
 	const char *program = context;
-	if (file != NULL && line > 0)
-		fprintf(stderr, "%s: %s:%llu: %s\n", program, file, (unsigned long long)line, message);
-	else if (file != NULL)
-		fprintf(stderr, "%s: %s: %s\n", program, file, message);
-	else
-		fprintf(stderr, "%s: %s\n", program, message);
+	fprintf(stderr, "%s: ", program);
+	if (file != NULL) {
+		put_clean(file);
+		if (line > 0)
+			fprintf(stderr, ":%llu", (unsigned long long)line);
+		fputs(": ", stderr);
+	}
+	put_clean(message);
+	fputc('\n', stderr);
 }
 
 fg_warner cli_warner(const char *program)
@@ -110,9 +141,8 @@ fg_warner cli_warner(const char *program)
 
 static void usage_error(const cli *c, const char *format, const char *what)
 {
-	fprintf(stderr, "%s: ", c->program);
-	fprintf(stderr, format, what);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", c->program);
+	cli_error(c->program, format, what);
+	fprintf(stderr, "Try '%s --help' for more information.\n", c->program);
 	exit(CLI_EXIT_USAGE);
 }
 
@@ -121,8 +151,11 @@ static void usage_error(const cli *c, const char *format, const char *what)
  * (--help and --version among them), as GNU getopt lists them. */
 static void ambiguous(const cli *c, const char *arg, const char *name, size_t length)
 {
-	fprintf(stderr, "%s: option '%.*s' is ambiguous; possibilities:", c->program,
-		(int)(length + (size_t)(name - arg)), arg);
+	char typed[256];
+	snprintf(typed, sizeof(typed), "%.*s", (int)(length + (size_t)(name - arg)), arg);
+	fprintf(stderr, "%s: option '", c->program);
+	put_clean(typed);
+	fputs("' is ambiguous; possibilities:", stderr);
 	for (const cli_option *o = c->options; o->name != NULL; o++)
 		if (strncasecmp(o->name, name, length) == 0)
 			fprintf(stderr, " '--%s'", o->name);
