@@ -112,10 +112,17 @@ function fillOf(name) {
 
 /* Text for markup parsed as XML (innerHTML in an SVG document): characters
  * XML forbids (from a link's ?s= or ?hide=) become U+FFFD. */
+/* Text from the URL (a function, a hide term) to show: characters XML
+ * does not allow, lone surrogates and the bidi controls (which would
+ * reorder the rest of the line, as the writer replaces them in names)
+ * become U+FFFD. */
+function plainText(s) {
+	return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(^|[^\ud800-\udbff])[\udc00-\udfff]/g,
+		function (m, before) { return (before || '') + '\ufffd'; });
+}
+
 function escapeXml(s) {
-	return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(^|[^\ud800-\udbff])[\udc00-\udfff]/g,
-		function (m, before) { return (before || '') + '\ufffd'; })
-		.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+	return plainText(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /* Titles are "NAME (N COUNTNAME, P%)" as the writer's: N is the count
@@ -380,19 +387,20 @@ function renderView() {
 		L.trees = trees;
 		depths.push(layoutSection(L, 0, trees[0], Math.max(view.zoom[0], 0), view.weight, d, minPx));
 		depths.push(layoutSection(L, 1, trees[1], Math.max(view.zoom[1], 0), view.weight, d, minPx));
-		info = 'Function view of ' + view.fn + ': callees above, callers below (' +
+		info = 'Function view of ' + plainText(view.fn) + ': callees above, callers below (' +
 			formatCount(shownCount(trees[0].total[0] * d.factor)) + ' ' + countName + ')';
 	} else {
 		var z = view.zoom[0] >= 0 && view.zoom[0] < base.n ? view.zoom[0] : 0;
 		L.trees = [base];
 		depths.push(layoutSection(L, 0, base, z, view.weight, d, minPx));
-		info = view.fn === null ? '' : hidden ? view.fn + ' is hidden' : d.otherAll > 0 ?
-			view.fn + ' is not in the view data: the budget may have left it in "other"' :
-			'No function named ' + view.fn;
+		var fn = view.fn === null ? '' : plainText(view.fn);
+		info = view.fn === null ? '' : hidden ? fn + ' is hidden' : d.otherAll > 0 ?
+			fn + ' is not in the view data: the budget may have left it in "other"' :
+			'No function named ' + fn;
 	}
 	var extras = [];
 	if (view.hide !== null) {
-		extras.push('hiding /' + view.hide + '/');
+		extras.push('hiding /' + plainText(view.hide) + '/');
 	}
 	if (view.rec) {
 		extras.push('recursion collapsed');

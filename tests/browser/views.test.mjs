@@ -408,6 +408,17 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('text from the URL is shown without bidi controls, which would reorder the line after it', async () => {
+			// U+202E (right-to-left override) would show "... is hidden" backwards
+			const url = `${svg.url}?fn=${encodeURIComponent('x\u202e\u2066y')}&hide=${encodeURIComponent('q\u202dr')}`;
+			await withPage(url, async (page) => {
+				const info = await page.textContent('#fg-view-info');
+				assert.match(info, /^No function named x\ufffd\ufffdy/, info);
+				assert.match(info, /hiding \/q\ufffdr\//, info);
+				assert.doesNotMatch(info, /[\u202a-\u202e\u2066-\u2069]/, info);
+			});
+		});
+
 		test('a search typed in the prompt is guarded against backtracking as a link\'s is, and a hide term too', async () => {
 			// "m.*.*n" as a regex matches main; it could backtrack, so it is plain text
 			for (const url of [svg.url, `${svg.url}?s=${encodeURIComponent('m.*.*n')}`]) {
