@@ -140,7 +140,7 @@ static inline uint64_t semicolons(uint64_t word)
 
 static uint64_t name_hash(const char *name, size_t length)
 {
-	uint64_t h = FG_HASH_SEED, word;
+	uint64_t h = fg_hash_seed, word;
 	size_t i = 0;
 	for (; i + 8 <= length; i += 8) {
 		memcpy(&word, name + i, 8);
@@ -155,7 +155,7 @@ static uint64_t name_hash(const char *name, size_t length)
  * (the next ';', or length) and its name_hash. Reads no byte past length. */
 static inline size_t next_frame(const char *stack, size_t start, size_t length, uint64_t *hash)
 {
-	uint64_t h = FG_HASH_SEED, word;
+	uint64_t h = fg_hash_seed, word;
 	size_t i = start;
 	for (; i + 8 <= length; i += 8) {
 		memcpy(&word, stack + i, 8);

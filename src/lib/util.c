@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -201,11 +203,30 @@ static inline uint64_t read64(const unsigned char *p)
 	return v;
 }
 
+/* (internal.h) The constant it was, until the constructor below runs. */
+uint64_t fg_hash_seed = 0x8ebc6af09c88c6e3ull;
+
+/* A random seed from getrandom; where that fails (an old kernel, a
+ * sandbox), the clock, the process id and where ASLR put the stack and
+ * this library, mixed: not secret then, but not known before the run. */
+__attribute__((constructor)) static void draw_hash_seed(void)
+{
+	uint64_t seed = 0;
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != (ssize_t)sizeof(seed)) {
+		struct timespec now = {0, 0};
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		uint64_t where = (uint64_t)(uintptr_t)&now ^ (uint64_t)(uintptr_t)&fg_hash_seed << 17;
+		seed = fg_hash_mix((uint64_t)now.tv_nsec ^ (uint64_t)now.tv_sec << 30 ^ FG_HASH_K0,
+				   where ^ (uint64_t)getpid() << 40 ^ FG_HASH_K1);
+	}
+	fg_hash_seed ^= seed;
+}
+
 uint64_t fg_hash_bytes(const void *bytes, size_t length)
 {
 	const unsigned char *p = bytes;
 	const uint64_t k0 = FG_HASH_K0, k1 = FG_HASH_K1;
-	uint64_t h = length * k0 ^ FG_HASH_SEED;
+	uint64_t h = length * k0 ^ fg_hash_seed;
 	while (length >= 16) {
 		h = fg_hash_mix(read64(p) ^ k1 ^ h, read64(p + 8) ^ k0);
 		p += 16;
