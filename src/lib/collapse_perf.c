@@ -44,8 +44,8 @@ typedef struct perf_config {
 	bool filter_given;       /* --event-filter, else the first event seen */
 	bool mode_known;         /* prepare has seen this input's first sample */
 	bool one_line;           /* this input's samples are one line each */
-	char **skip_after;       /* copies of options.skip_after */
-	size_t *skip_after_length;
+	fg_string_map *skip_after; /* the options.skip_after names (a set: each
+				      frame is looked up once, however many) */
 } perf_config;
 
 /* One piece of a frame line ("a->b" has two), tidied. */
@@ -227,12 +227,8 @@ static int add_piece(perf_state *s, const fg_perf_frame *f, const char *text, si
 /* Whether a piece's name is one of the --skip-after names. */
 static bool is_skip_after(const perf_state *s, const perf_piece *p)
 {
-	const perf_config *c = s->config;
-	for (size_t i = 0; i < c->options.skip_after_count; i++)
-		if (fg_bytes_equal(s->pieces_text.data + p->start, p->name_end - p->start, c->skip_after[i],
-			   c->skip_after_length[i]))
-			return true;
-	return false;
+	return fg_string_map_find(s->config->skip_after, s->pieces_text.data + p->start,
+				  p->name_end - p->start) != NULL;
 }
 
 /* Pushes the pieces of the last frame line as one frame: "a;b_[i]". Its
@@ -738,10 +734,7 @@ static void perf_config_free(void *config)
 	perf_config *c = config;
 	if (c == NULL)
 		return;
-	for (size_t i = 0; c->skip_after != NULL && i < c->options.skip_after_count; i++)
-		free(c->skip_after[i]);
-	free(c->skip_after);
-	free(c->skip_after_length);
+	fg_string_map_free(c->skip_after);
 	free(c->filter);
 	free(c);
 }
@@ -760,16 +753,12 @@ void *fg_perf_config_new(const fg_perf_options *options)
 	c->options.event_filter = NULL;
 	c->options.skip_after = NULL;
 	size_t count = options->skip_after_count;
-	c->skip_after = calloc(count ? count : 1, sizeof(*c->skip_after));
-	c->skip_after_length = calloc(count ? count : 1, sizeof(*c->skip_after_length));
-	if (c->skip_after == NULL || c->skip_after_length == NULL)
+	if ((c->skip_after = fg_string_map_new()) == NULL)
 		goto nomem;
-	for (size_t i = 0; i < count; i++) {
-		c->skip_after[i] = strdup(options->skip_after[i]);
-		if (c->skip_after[i] == NULL)
+	for (size_t i = 0; i < count; i++)
+		if (fg_string_map_add(c->skip_after, options->skip_after[i], strlen(options->skip_after[i]),
+				      NULL) == NULL)
 			goto nomem;
-		c->skip_after_length[i] = strlen(c->skip_after[i]);
-	}
 	if (options->event_filter != NULL && options->event_filter[0] != '\0') {
 		c->filter = strdup(options->event_filter);
 		if (c->filter == NULL)
