@@ -382,6 +382,8 @@ void fg_frame_colors_free(fg_frame_colors *c)
 {
 	free(c->map_values);
 	c->map_values = NULL;
+	fg_string_map_free(c->map_value_index);
+	c->map_value_index = NULL;
 	c->map_value_count = c->map_value_capacity = 0;
 }
 
@@ -397,15 +399,24 @@ static int mapped_color(fg_frame_colors *c, const char *name, size_t length, uin
 			return FG_ENOMEM;
 		known = fg_name_table_get(c->palette_map, name, length);
 	}
-	/* Colours from the map are text: remember each distinct one. */
-	for (size_t i = 0; i < c->map_value_count; i++)
-		if (strcmp(c->map_values[i], known) == 0) {
-			*color = FG_COLOR_FROM_MAP | (uint32_t)i;
-			return 0;
-		}
-	if (fg_grow((void **)&c->map_values, &c->map_value_capacity, c->map_value_count + 1,
+	/* Colours from the map are text: remember each distinct one, found
+	 * again by its text. */
+	if (c->map_value_index == NULL && (c->map_value_index = fg_string_map_new()) == NULL)
+		return FG_ENOMEM;
+	size_t length_known = strlen(known);
+	const fg_string_entry *seen = fg_string_map_find(c->map_value_index, known, length_known);
+	if (seen != NULL) {
+		*color = FG_COLOR_FROM_MAP | (uint32_t)seen->value;
+		return 0;
+	}
+	if (c->map_value_count >= FG_COLOR_FROM_MAP - 1 ||
+	    fg_grow((void **)&c->map_values, &c->map_value_capacity, c->map_value_count + 1,
 		    sizeof(*c->map_values)) != 0)
 		return FG_ENOMEM;
+	fg_string_entry *e = fg_string_map_add(c->map_value_index, known, length_known, NULL);
+	if (e == NULL)
+		return FG_ENOMEM;
+	e->value = c->map_value_count;
 	c->map_values[c->map_value_count] = known;
 	*color = FG_COLOR_FROM_MAP | (uint32_t)c->map_value_count++;
 	return 0;

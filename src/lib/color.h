@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "names.h"
+#include "strmap.h"
 
 typedef struct fg_rgb {
 	uint8_t r, g, b;
@@ -83,6 +84,9 @@ typedef struct fg_frame_colors {
 	fg_name_table *palette_map; /* --cp, or NULL */
 	const char **map_values;   /* distinct palette.map values (the table's) */
 	size_t map_value_count, map_value_capacity;
+	fg_string_map *map_value_index; /* each of those values: its index (a
+					   list searched per name was quadratic:
+					   --cp --random, 100,000 names, 10 s) */
 } fg_frame_colors;
 
 /* Sets up c for a graph drawn with options o; seed starts --random. */

@@ -254,6 +254,34 @@ static void test_policy(void)
 	      "policy: one colour per distinct map value");
 	fg_frame_colors_free(&c);
 	fg_name_table_free(map);
+
+	/* Many distinct values (found by their text, not a list searched per
+	 * name): 20,000 names, two to a value, each gets its own value's text,
+	 * and the two names of a value one colour. */
+	map = fg_name_table_new();
+	fg_frame_colors_init(&c, &o, map, 1);
+	bool each = map != NULL;
+	for (int i = 0; each && i < 20000; i++) {
+		char name[32], value[32];
+		snprintf(name, sizeof(name), "f%d", i);
+		snprintf(value, sizeof(value), "rgb(%d,%d,%d)", (i / 2) % 256, (i / 512) % 256, 7);
+		each = fg_name_table_put(map, name, strlen(name), value) == 0;
+	}
+	uint32_t first = 0, second = 0;
+	for (int i = 0; each && i < 20000; i += 2) {
+		char name[32], value[32];
+		snprintf(value, sizeof(value), "rgb(%d,%d,%d)", (i / 2) % 256, (i / 512) % 256, 7);
+		snprintf(name, sizeof(name), "f%d", i);
+		each = fg_frame_color(&c, name, strlen(name), false, NULL, &first) == 0 &&
+		       strcmp(fg_frame_color_text(&c, first, hex), value) == 0;
+		snprintf(name, sizeof(name), "f%d", i + 1);
+		each = each && fg_frame_color(&c, name, strlen(name), false, NULL, &second) == 0 &&
+		       second == first;
+	}
+	CHECK(each && c.map_value_count == 10000,
+	      "policy: --cp, 20,000 names of 10,000 values: each its value, one colour a value");
+	fg_frame_colors_free(&c);
+	fg_name_table_free(map);
 }
 
 /* The chain palette's stacks (fg_palette_stack). */
