@@ -100,6 +100,37 @@ check_same "--diff-union: golden frames" "$F/union.frames" "$TMP/union.frames"
 check "--diff-threshold: small changes are white, big ones coloured" sh -c \
 	"grep -q 'sys_read (22&s;[0-9.]*%; 0.00%)' '$TMP/noise.svg' && grep -q 'hot_loop (30&s;[0-9.]*%; +' '$TMP/noise.svg'"
 
+# --flamechart --diff-union: boxes are union-wide, so a flame chart's input
+# times (AFTER) cannot place them; a frame after one that shrank ('a', 2
+# before, 1 after) overlapped it, and its children left it.
+printf 'b 1 5\na 2 1\nb 3 1\nb;c 0 4\n' >"$TMP/chart.folded"
+"$R" --flamechart --diff-union "$TMP/chart.folded" 2>/dev/null >"$TMP/chart.svg"
+python3 "$FG_ROOT/tests/tools/svgcheck.py" "$TMP/chart.svg" >"$TMP/chart.frames"
+check_eq "--flamechart --diff-union: siblings side by side, children inside" \
+	"$(printf '37\t684.3\t337.1\t4\tc; before 0, after 4, only after; +28.57%%\n53\t10\t421.4\t5\tb; before 1, after 5; +28.57%%\n53\t431.4\t168.6\t2\ta; before 2, after 1; -7.14%%\n53\t600\t590\t7\tb; before 3, after 5; -14.29%%\n69\t10\t1180\t14\tall; before 6, after 11; 0.00%%')" \
+	"$(cat "$TMP/chart.frames")"
+awk 'BEGIN { srand(7); for (i = 0; i < 400; i++) { s = "f" int(rand() * 3)
+	for (d = int(rand() * 4); d > 0; d--) s = s ";g" int(rand() * 3)
+	print s, int(rand() * 3) * int(rand() * 50), int(rand() * 3) * int(rand() * 50) } }' >"$TMP/chart2.folded"
+"$R" --flamechart --diff-union --minwidth 0 "$TMP/chart2.folded" 2>/dev/null >"$TMP/chart2.svg"
+python3 "$FG_ROOT/tests/tools/svgcheck.py" "$TMP/chart2.svg" >"$TMP/chart2.frames"
+check "--flamechart --diff-union: no frame overlaps a sibling or leaves its parent (400 random lines)" \
+	python3 -c '
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    y, x, w = (float(v) for v in line.split("\t")[:3])
+    rows.setdefault(y, []).append((x, w))
+for y, frames in rows.items():
+    frames.sort()
+    for (x1, w1), (x2, _) in zip(frames, frames[1:]):
+        if x1 + w1 > x2 + 0.15:
+            sys.exit("overlap at y %g: %g+%g > %g" % (y, x1, w1, x2))
+    for x, w in frames if y + 16 in rows else ():
+        if not any(px - 0.15 <= x and x + w <= px + pw + 0.15 for px, pw in rows[y + 16]):
+            sys.exit("outside its parent at y %g: %g+%g" % (y, x, w))
+' "$TMP/chart2.frames"
+
 # Empty stacks (' 5', samples with an empty backtrace) are stacks like any other.
 printf ' 5\na 3\n' >"$TMP/e1"
 printf ' 2\nb 8\n' >"$TMP/e2"

@@ -261,17 +261,33 @@ static int place(writer *w, double threshold, frame **frames, size_t *count)
 			warmed = fg_tree_warm_queue(w->tree, q, used, sizeof(*q), offsetof(frame, node), i);
 		frame p = q[i];
 		double start = w->o->flamechart ? p.start : p.start + own_width(w, p.node);
+		/* A flame chart's children start where the input put them; with
+		 * --diff-union the boxes are wider than those times (AFTER), so
+		 * each keeps the gap of own samples before it, in AFTER time,
+		 * after its elder siblings' union widths (the own samples'
+		 * excess is left at the right), never overlapping them. */
+		bool chart_union = w->o->flamechart && w->widths != NULL;
+		double after_end = chart_union && p.node != 0
+					   ? fg_count_to_double(fg_tree_start(w->tree, p.node)) : 0;
 		size_t first = used;
 		for (fg_node_id c = fg_node_first_child(w->tree, p.node); c != FG_NODE_NONE;
 		     c = fg_node_next_sibling(w->tree, c)) {
 			double width = node_width(w, c);
+			double at = start;
+			if (chart_union) {
+				double began = fg_count_to_double(fg_tree_start(w->tree, c));
+				if (began > after_end)
+					start += began - after_end;
+				at = start;
+				after_end = began + fg_count_to_double(fg_node_total(w->tree, c));
+			} else if (w->o->flamechart) {
+				at = fg_count_to_double(fg_tree_start(w->tree, c));
+			}
 			if (!(width < threshold)) {
 				if (fg_grow((void **)&q, &capacity, used + 1, sizeof(*q)) != 0) {
 					free(q);
 					return FG_ENOMEM;
 				}
-				double at = w->o->flamechart
-						    ? fg_count_to_double(fg_tree_start(w->tree, c)) : start;
 				q[used++] = (frame){.node = c, .depth = p.depth + 1, .start = at};
 				fg_node_prefetch_name_id(w->tree, c); /* (read when its turn comes) */
 			}
