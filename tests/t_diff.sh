@@ -197,3 +197,10 @@ check_failure "fg-diff: a full disk midway names <stdout> and why" 2 "^fg-diff: 
 check_failure "fg-diff -o: past ulimit -f midway names the file and why" 2 "^fg-diff: $TMP/limited: write failed: File too large$" \
 	sh -c 'ulimit -f 64; "$1" -o "$3" "$2" "$2"' sh "$D" "$TMP/wide.folded" "$TMP/limited"
 check "fg-diff -o: ... and leaves no file" test ! -e "$TMP/limited"
+
+# A change of 1 past 2^53 is a change: the delta was the difference of two
+# doubles, both 2^53 here, so the shrunk frame was drawn white.
+printf 'a 9007199254740993 9007199254740992\n' >"$TMP/big.folded"
+"$R" "$TMP/big.folded" 2>/dev/null >"$TMP/big.svg"
+check "differential colour: a change of 1 at 2^53 is the largest change (blue)" \
+	sh -c "grep -B1 '>a (' '$TMP/big.svg' | grep -q '<g fill=\"#0000ff\">'"

@@ -43,7 +43,15 @@ static int compute_deltas(fg_drawing *d)
 		}
 		after = fg_count_sub_floor(fg_tree_total(t, n), after);
 		before = fg_count_sub_floor(fg_tree_total_before(t, n), before);
-		d->self_delta[n] = fg_count_to_double(after) - fg_count_to_double(before);
+		/* Whole counts are subtracted exactly (as doubles, a change of
+		 * 1 past 2^53 is lost); decimals as doubles, as flamegraph.pl
+		 * does, so that the colours stay its own to the last unit. */
+		if (after.frac == 0 && before.frac == 0)
+			d->self_delta[n] = after.whole >= before.whole
+						   ? (double)(after.whole - before.whole)
+						   : -(double)(before.whole - after.whole);
+		else
+			d->self_delta[n] = fg_count_to_double(after) - fg_count_to_double(before);
 		if (d->widths != NULL) {
 			fg_count width = fg_count_compare(after, before) >= 0 ? after : before;
 			if (fg_count_add_inline(&width, children_width) != 0)
