@@ -41,3 +41,14 @@ printf '.a .b { color : red }\n' >"$TMP/in.css"
 check_eq "embed: CSS is not squeezed" ".a .b { color : red }" "$(embedded "$TMP/in.css")"
 printf 'x = "]]>";\n' >"$TMP/bad.js"
 check_failure "embed: ]]> is refused" 1 "would end the CDATA section" "$EMBED" -n x "$TMP/bad.js"
+
+# A '?' is escaped: "??(" in a C string is a trigraph ('[') in C11, which
+# silently changed a regular expression of the viewer.
+printf 'var r = /a??(?=b)/;\n' >"$TMP/tri.js"
+"$EMBED" -n embedded_text "$TMP/tri.js" >"$TMP/tri.c"
+printf '#include <stdio.h>\nextern const char embedded_text[];\nint main(void) { fputs(embedded_text, stdout); return 0; }\n' >"$TMP/tri-main.c"
+if ${CC:-cc} -std=c11 -o "$TMP/tri" "$TMP/tri.c" "$TMP/tri-main.c" 2>"$TMP/tri.err"; then
+	check_eq "embed: '??(' survives the C compiler" 'var r = /a??(?=b)/;' "$("$TMP/tri")"
+else
+	fail "embed: '??(' survives the C compiler" "$(cat "$TMP/tri.err")"
+fi

@@ -110,7 +110,8 @@ static int embed(const char *path, size_t *total_out)
 		putchar('"');
 		for (; *p; p++) {
 			unsigned char c = (unsigned char)*p;
-			if (c == '"' || c == '\\')
+			/* ('?' too: "??(" in a C string is a trigraph, '[', in C11) */
+			if (c == '"' || c == '\\' || c == '?')
 				printf("\\%c", c);
 			else if (c < 0x20 || c >= 0x7f)
 				printf("\\%03o", c);
