@@ -170,7 +170,7 @@ function refreshTable() {
 	var parts = ['<table><thead><tr>',
 		'<th tabindex="0" data-sort="self"', bySelf ? ' class="sorted"' : '', '>Self</th><th>%</th>',
 		'<th tabindex="0" data-sort="total"', !bySelf && !byName ? ' class="sorted"' : '', '>Total</th><th>%</th>',
-		'<th tabindex="0" data-sort="name"', byName ? ' class="sorted"' : '', '>', escapeXml(nameType.replace(/:$/, '')), ' (', list.length, ')', searchRe ? ' matching /' + escapeXml(searchRe.source) + '/' : '',
+		'<th tabindex="0" data-sort="name"', byName ? ' class="sorted"' : '', '>', escapeXml(nameType.replace(/:$/, '')), ' (', list.length, ')', searchRe ? ' matching /' + escapeXml(shownPattern(searchRe)) + '/' : '',
 		view.hide !== null ? ', hiding /' + escapeXml(view.hide) + '/' : '',
 		view.rec ? ', recursion collapsed' : '', '</th></tr></thead><tbody>'];
 	tableNames = [];
