@@ -124,7 +124,7 @@ function matchedFromData() {
 }
 
 function matchedText() {
-	var source = shownPattern(searchRe);
+	var source = plainText(shownPattern(searchRe));
 	if (source.length > 40) {
 		source = source.slice(0, 38) + '..';
 	}

@@ -410,8 +410,11 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 
 		test('text from the URL is shown without bidi controls, which would reorder the line after it', async () => {
 			// U+202E (right-to-left override) would show "... is hidden" backwards
-			const url = `${svg.url}?fn=${encodeURIComponent('x\u202e\u2066y')}&hide=${encodeURIComponent('q\u202dr')}`;
+			const url = `${svg.url}?fn=${encodeURIComponent('x\u202e\u2066y')}&hide=${encodeURIComponent('q\u202dr')}` +
+				`&s=${encodeURIComponent('m\u202ea')}`;
 			await withPage(url, async (page) => {
+				const matched = await page.textContent('#matched');
+				assert.match(matched, /for \/m\ufffda\//, matched);
 				const info = await page.textContent('#fg-view-info');
 				assert.match(info, /^No function named x\ufffd\ufffdy/, info);
 				assert.match(info, /hiding \/q\ufffdr\//, info);
