@@ -49,8 +49,10 @@ function patternRegExp(term, flags) {
 	}
 	/* A leading .* (or .+) changes no test's result (.+ is one '.' then),
 	 * but costs the square of a name's length: ?s=.*x took a tab 17 s on
-	 * names of 20,000 characters. The term is still what is shown. */
-	var body = term.replace(/^\.([*+])[?]?(?=.)/, function (m, r) { return r === '+' ? '.' : ''; });
+	 * names of 20,000 characters. The term is still what is shown. Only
+	 * where a plain item follows: '.+?' alone would become '.?', which
+	 * matches an empty name too. */
+	var body = term.replace(/^\.([*+])[?]?(?=[^*+?{])/, function (m, r) { return r === '+' ? '.' : ''; });
 	var re;
 	try {
 		re = new RegExp(body, flags);
