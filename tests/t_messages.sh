@@ -104,6 +104,14 @@ printf 'a;b 1\nbad line\n' >"$TMP/bad-$esc"
 "$R" "$TMP/bad-$esc" -o "$TMP/bad.svg" 2>"$TMP/err"
 check "a warning names its file without control characters" \
 	grep -qF "bad-?]0;pwned??x?:2: " "$TMP/err"
+# ... a raw C1 byte too (0x9b is CSI to a terminal not in UTF-8 mode, as
+# the Linux console; [[:cntrl:]] in the C locale does not see it), each
+# byte of no valid UTF-8 sequence, and the bidi controls, which would
+# reorder the rest of the line; valid UTF-8 and a tab are kept.
+raw=$(printf 'x\233[2Jy\342\200\256z\342\201\246\355\240\200\303\251\tw')
+"$R" "$TMP/no-such-$raw" >/dev/null 2>"$TMP/err"
+check "a raw C1 byte, invalid UTF-8 and bidi controls are shown as '?'" \
+	grep -qF "no-such-x?[2Jy?z????$(printf '\303\251\t')w: " "$TMP/err"
 "$R" "--ti$esc" "$TMP/in" >/dev/null 2>"$TMP/err"
 check "an unknown option is shown without its control characters" \
 	sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$TMP/err' && grep -q 'ti?]0;pwned' '$TMP/err'"

@@ -81,21 +81,49 @@ bool cli_is_real(const char *s)
 	return *s == '\0';
 }
 
+/* The length of the valid UTF-8 sequence of two bytes or more at p, else
+ * 0 (a byte of no such sequence: a raw C1 byte 0x80-0x9f among them). */
+static size_t utf8_sequence(const unsigned char *p)
+{
+	size_t n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+		 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0; /* (the terminating NUL stops here too) */
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+		return 0; /* (overlong, a surrogate, past U+10FFFF) */
+	return n;
+}
+
 /*
  * Text from the command line or the file system (a file name, an option's
  * value) to standard error, its control characters (C0, DEL, C1) each
  * shown as '?', as ls shows them: a name made of terminal escapes must not
- * drive the terminal or the log that reads the message.
+ * drive the terminal or the log that reads the message. A byte of no
+ * valid UTF-8 sequence is one '?' too, as ls shows it in a UTF-8 locale: a
+ * raw C1 byte (0x9b is CSI to a terminal not in UTF-8 mode, such as the
+ * Linux console) is one; and so is each bidi control (U+202A-U+202E,
+ * U+2066-U+2069), as the writer replaces them in names: they would
+ * reorder the rest of the line.
  */
 static void put_clean(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			fputc('?', stderr);
-			p++;
-		} else {
+		if (*p < 0x80) {
 			fputc((*p < 0x20 && *p != '\t') || *p == 0x7f ? '?' : *p, stderr);
+			continue;
 		}
+		size_t n = utf8_sequence(p);
+		bool control = n == 0 || (p[0] == 0xc2 && p[1] <= 0x9f) ||
+			       (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+			       (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9);
+		if (control)
+			fputc('?', stderr);
+		else
+			fwrite(p, 1, n, stderr);
+		if (n > 0)
+			p += n - 1;
 	}
 }
 
