@@ -52,17 +52,23 @@ uint64_t fg_hash_bytes(const void *bytes, size_t length);
 
 /*
  * The seed of fg_hash_bytes and tree.c's name hash: random, drawn once per
- * process before main (util.c). With a constant one, names are easily
- * made whose 64-bit hashes are all the same (23 bytes: choose the first 16
- * bytes freely until the hash's top byte fits, then the last 7 cancel the
- * rest), and every table of names, paths or stacks probed through them
- * all: 160,000 such names (5 MB) took fg-render 24 s, fg-diff and the
+ * process, before main or the first table if that is sooner (util.c).
+ * With a constant one, names are easily made whose 64-bit hashes are all
+ * the same (23 bytes: choose the first 16 bytes freely until the hash's
+ * top byte fits, then the last 7 cancel the rest), and every table of
+ * names, paths or stacks probed through them all: 160,000 such names
+ * (5 MB) took fg-render 24 s, fg-diff and the
  * collapsers alike. Nothing the library writes depends on the hashes'
  * values (tables keep their entries in insertion order; with -j, which
  * thread's tree takes a line changes, as it does with the thread count):
  * output is the same for any seed.
  */
 extern uint64_t fg_hash_seed;
+
+/* Draws fg_hash_seed if not yet drawn (util.c): every table hashed with it
+ * (string maps, stacks, trees) calls this when made, so that the seed never
+ * changes under one. */
+void fg_hash_seed_ready(void);
 
 /* The constants of the library's hashes (fg_hash_bytes, tree.c's name
  * hash, collapse_perf.c's cache hash). */

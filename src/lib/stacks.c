@@ -23,6 +23,7 @@ struct fg_stacks {
 
 fg_stacks *fg_stacks_new(void)
 {
+	fg_hash_seed_ready();
 	fg_stacks *s = calloc(1, sizeof(*s));
 	if (s == NULL)
 		return NULL;

@@ -23,6 +23,7 @@ struct fg_string_map {
 
 fg_string_map *fg_string_map_new(void)
 {
+	fg_hash_seed_ready();
 	fg_string_map *m = calloc(1, sizeof(*m));
 	if (m == NULL)
 		return NULL;

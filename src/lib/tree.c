@@ -516,6 +516,7 @@ static fg_node_id new_node(fg_tree *t, fg_node_id parent, uint32_t name)
 
 fg_tree *fg_tree_new(unsigned flags)
 {
+	fg_hash_seed_ready();
 	fg_tree *t = calloc(1, sizeof(*t));
 	if (t == NULL)
 		return NULL;

@@ -1,6 +1,7 @@
 /*
  * util.c - small shared helpers: errors, growing arrays, hashing, arenas.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -203,13 +204,13 @@ static inline uint64_t read64(const unsigned char *p)
 	return v;
 }
 
-/* (internal.h) The constant it was, until the constructor below runs. */
+/* (internal.h) The constant it was, until fg_hash_seed_ready draws it. */
 uint64_t fg_hash_seed = 0x8ebc6af09c88c6e3ull;
 
 /* A random seed from getrandom; where that fails (an old kernel, a
  * sandbox), the clock, the process id and where ASLR put the stack and
  * this library, mixed: not secret then, but not known before the run. */
-__attribute__((constructor)) static void draw_hash_seed(void)
+static void draw_hash_seed(void)
 {
 	uint64_t seed = 0;
 	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != (ssize_t)sizeof(seed)) {
@@ -220,6 +221,22 @@ __attribute__((constructor)) static void draw_hash_seed(void)
 				   where ^ (uint64_t)getpid() << 40 ^ FG_HASH_K1);
 	}
 	fg_hash_seed ^= seed;
+}
+
+static pthread_once_t hash_seed_once = PTHREAD_ONCE_INIT;
+
+/* (internal.h) Draws the seed once, before the first table is made: the
+ * constructor below is not always first (in a static link a program's own
+ * constructors run before the library's, and one that made a table of
+ * stacks found its keys no more once the seed changed under them). */
+void fg_hash_seed_ready(void)
+{
+	pthread_once(&hash_seed_once, draw_hash_seed);
+}
+
+__attribute__((constructor)) static void draw_hash_seed_early(void)
+{
+	fg_hash_seed_ready();
 }
 
 uint64_t fg_hash_bytes(const void *bytes, size_t length)

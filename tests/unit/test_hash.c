@@ -72,6 +72,17 @@ static int compare_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A table made before main, by a constructor of the program's own: in a
+ * static link it runs before the library's, which drew the seed and so
+ * changed it under the table (its key was added a second time in main). */
+static fg_stacks *early_stacks;
+__attribute__((constructor)) static void make_a_table_early(void)
+{
+	early_stacks = fg_stacks_new();
+	if (early_stacks != NULL)
+		fg_stacks_add(early_stacks, "main;work", 9, 0, fg_count_of(1));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--hash") == 0) {
@@ -100,6 +111,11 @@ int main(int argc, char **argv)
 		distinct += hashes[i] != hashes[i - 1];
 	CHECK(distinct == made, "hash: those keys hash apart now (%zu distinct hashes of %zu)", distinct,
 	      made);
+
+	CHECK(early_stacks != NULL && fg_stacks_add(early_stacks, "main;work", 9, 0, fg_count_of(1)) == 0 &&
+	      fg_stacks_size(early_stacks) == 1,
+	      "hash: a table made by a constructor before the library's still finds its keys in main");
+	fg_stacks_free(early_stacks);
 
 	/* Two more runs of this program: one key, three hashes. */
 	char command[4200], seen[3][40] = {{0}};
