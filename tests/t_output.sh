@@ -213,3 +213,13 @@ else
 			"${owner/:/ } 640" "$(stat -c '%u %g %a' "$TMP/own.svg")"
 	done
 fi
+# ... but never its set-user-ID or set-group-ID bits: an SVG is no program
+# (a root job replacing a file of another user's, mode 4750, made a
+# set-user-ID file of its own).
+printf 'a;b 3\n' >"$TMP/setid-in"
+for p in fg-render fg-collapse; do
+	"$BIN/$p" -o "$TMP/setid.svg" "$TMP/setid-in" 2>/dev/null
+	chmod 6751 "$TMP/setid.svg"
+	"$BIN/$p" -o "$TMP/setid.svg" "$TMP/setid-in" 2>/dev/null
+	check_eq "$p -o keeps the permissions but not the set-ID bits" "751" "$(stat -c '%a' "$TMP/setid.svg")"
+done

@@ -290,7 +290,7 @@ fg_output *fg_output_open(const char *path, fg_error *err)
 		out->replaces = true;
 		out->uid = st.st_uid;
 		out->gid = st.st_gid;
-		out->mode = st.st_mode & 07777;
+		out->mode = st.st_mode & 01777; /* (never set-ID: an SVG is no program) */
 	} else {
 		mode_t mask = umask(0);
 		umask(mask);
