@@ -115,3 +115,16 @@ check "a raw C1 byte, invalid UTF-8 and bidi controls are shown as '?'" \
 "$R" "--ti$esc" "$TMP/in" >/dev/null 2>"$TMP/err"
 check "an unknown option is shown without its control characters" \
 	sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$TMP/err' && grep -q 'ti?]0;pwned' '$TMP/err'"
+
+# Each message is one write(2): stderr is unbuffered, and a line written a
+# piece at a time mixes with those of other programs writing there.
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+	printf 'a;b 1\nbad line\n' >"$TMP/one-write"
+	strace -f -s 500 -e trace=write -o "$TMP/strace" "$R" "$TMP/no-such-$esc" >/dev/null 2>&1
+	check_eq "each message to stderr is one write" "1" \
+		"$(grep -c 'write(2, ".*no-such-.*No such file or directory\\n"' "$TMP/strace")"
+	strace -f -s 500 -e trace=write -o "$TMP/strace" "$R" "$TMP/one-write" >/dev/null 2>&1
+	check "... including a warning naming file and line" grep -q 'write(2, ".*one-write:2: .*ignored\\n"' "$TMP/strace"
+else
+	skip "each message to stderr is one write" "no strace here"
+fi

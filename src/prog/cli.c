@@ -107,26 +107,43 @@ static size_t utf8_sequence(const unsigned char *p)
  * U+2066-U+2069), as the writer replaces them in names: they would
  * reorder the rest of the line.
  */
-static void put_clean(const char *s)
+static void clean(char *s)
 {
+	char *out = s; /* (never ahead of p: a '?' takes one byte or more) */
 	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
 		if (*p < 0x80) {
-			fputc((*p < 0x20 && *p != '\t') || *p == 0x7f ? '?' : *p, stderr);
+			*out++ = (*p < 0x20 && *p != '\t') || *p == 0x7f ? '?' : (char)*p;
 			continue;
 		}
 		size_t n = utf8_sequence(p);
 		bool control = n == 0 || (p[0] == 0xc2 && p[1] <= 0x9f) ||
 			       (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
 			       (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9);
-		if (control)
-			fputc('?', stderr);
-		else
-			fwrite(p, 1, n, stderr);
+		if (control) {
+			*out++ = '?';
+		} else {
+			memmove(out, p, n);
+			out += n;
+		}
 		if (n > 0)
 			p += n - 1;
 	}
+	*out = '\0';
 }
 
+/* A copy of s, cleaned (clean); NULL when out of memory. */
+static char *cleaned(const char *s)
+{
+	char *copy = strdup(s);
+	if (copy != NULL)
+		clean(copy);
+	return copy;
+}
+
+/* Each message goes out in one write (stderr is unbuffered, and a line
+ * written a piece at a time mixes with those of other programs writing
+ * to the same place), from a cleaned copy; as it is when there is no
+ * memory for one. */
 void cli_error(const char *program, const char *format, ...)
 {
 	va_list args;
@@ -134,31 +151,36 @@ void cli_error(const char *program, const char *format, ...)
 	int length = vsnprintf(NULL, 0, format, args);
 	va_end(args);
 	char *text = length >= 0 ? malloc((size_t)length + 1) : NULL;
-	fprintf(stderr, "%s: ", program);
 	va_start(args, format);
 	if (text != NULL) {
 		vsnprintf(text, (size_t)length + 1, format, args);
-		put_clean(text);
+		clean(text);
+		fprintf(stderr, "%s: %s\n", program, text);
 	} else {
-		vfprintf(stderr, format, args); /* (no memory for a clean copy) */
+		fprintf(stderr, "%s: ", program);
+		vfprintf(stderr, format, args);
+		fputc('\n', stderr);
 	}
 	va_end(args);
 	free(text);
-	fputc('\n', stderr);
 }
 
 static void print_warning(void *context, const char *file, uint64_t line, const char *message)
 {
 	const char *program = context;
-	fprintf(stderr, "%s: ", program);
-	if (file != NULL) {
-		put_clean(file);
-		if (line > 0)
-			fprintf(stderr, ":%llu", (unsigned long long)line);
-		fputs(": ", stderr);
+	char *f = file != NULL ? cleaned(file) : NULL, *m = cleaned(message);
+	if (m != NULL && (f != NULL || file == NULL)) {
+		file = f;
+		message = m;
 	}
-	put_clean(message);
-	fputc('\n', stderr);
+	if (file != NULL && line > 0)
+		fprintf(stderr, "%s: %s:%llu: %s\n", program, file, (unsigned long long)line, message);
+	else if (file != NULL)
+		fprintf(stderr, "%s: %s: %s\n", program, file, message);
+	else
+		fprintf(stderr, "%s: %s\n", program, message);
+	free(f);
+	free(m);
 }
 
 fg_warner cli_warner(const char *program)
@@ -181,9 +203,8 @@ static void ambiguous(const cli *c, const char *arg, const char *name, size_t le
 {
 	char typed[256];
 	snprintf(typed, sizeof(typed), "%.*s", (int)(length + (size_t)(name - arg)), arg);
-	fprintf(stderr, "%s: option '", c->program);
-	put_clean(typed);
-	fputs("' is ambiguous; possibilities:", stderr);
+	clean(typed);
+	fprintf(stderr, "%s: option '%s' is ambiguous; possibilities:", c->program, typed);
 	for (const cli_option *o = c->options; o->name != NULL; o++)
 		if (strncasecmp(o->name, name, length) == 0)
 			fprintf(stderr, " '--%s'", o->name);
