@@ -169,29 +169,29 @@ static void put_tenths(writer *w, double v)
 	put_bytes(w, number, format_tenths(number, v));
 }
 
-/* Untrusted text (names, options) cleaned and escaped. */
-static void put_text(writer *w, const char *bytes, size_t length)
+/* Untrusted text (names, options) cleaned and escaped; in an attribute
+ * value a tab too, as &#9; (a parser reads a raw one as a space). */
+static void put_cleaned(writer *w, const char *bytes, size_t length, bool attribute)
 {
+	int (*escape)(fg_buffer *, const char *, size_t) =
+		attribute ? fg_text_escape_attribute : fg_text_escape;
 	if (fg_text_is_clean(bytes, length)) {
-		CHECKED(w, fg_text_escape(&w->line, bytes, length));
+		CHECKED(w, escape(&w->line, bytes, length));
 		return;
 	}
 	w->clean.length = 0;
 	CHECKED(w, fg_text_clean(&w->clean, bytes, length));
-	CHECKED(w, fg_text_escape(&w->line, w->clean.data, w->clean.length));
+	CHECKED(w, escape(&w->line, w->clean.data, w->clean.length));
+}
+
+static void put_text(writer *w, const char *bytes, size_t length)
+{
+	put_cleaned(w, bytes, length, false);
 }
 
 static void put_str_text(writer *w, const char *s) { put_text(w, s, strlen(s)); }
 
-/* Untrusted text in an attribute value: cleaned, escaped, and a tab as
- * &#9; (a parser reads a raw one as a space). */
-static void put_attribute_text(writer *w, const char *s)
-{
-	w->clean.length = 0;
-	CHECKED(w, fg_text_clean(&w->clean, s, strlen(s)));
-	CHECKED(w, fg_text_escape_attribute(&w->line, w->clean.data ? w->clean.data : "",
-					    w->clean.length));
-}
+static void put_attribute_text(writer *w, const char *s) { put_cleaned(w, s, strlen(s), true); }
 
 static int flush_line(writer *w)
 {
