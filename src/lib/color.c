@@ -384,7 +384,7 @@ void fg_frame_colors_free(fg_frame_colors *c)
 	c->map_values = NULL;
 	fg_string_map_free(c->map_value_index);
 	c->map_value_index = NULL;
-	c->map_value_count = c->map_value_capacity = 0;
+	c->map_value_capacity = 0;
 }
 
 /* A --cp frame: its palette.map value, the palette's colour for a new name. */
@@ -400,25 +400,22 @@ static int mapped_color(fg_frame_colors *c, const char *name, size_t length, uin
 		known = fg_name_table_get(c->palette_map, name, length);
 	}
 	/* Colours from the map are text: remember each distinct one, found
-	 * again by its text. */
+	 * again by its text; its number is its entry's in the map. */
 	if (c->map_value_index == NULL && (c->map_value_index = fg_string_map_new()) == NULL)
 		return FG_ENOMEM;
 	size_t length_known = strlen(known);
 	const fg_string_entry *seen = fg_string_map_find(c->map_value_index, known, length_known);
 	if (seen != NULL) {
-		*color = FG_COLOR_FROM_MAP | (uint32_t)seen->value;
+		*color = FG_COLOR_FROM_MAP | (uint32_t)fg_string_map_index(c->map_value_index, seen);
 		return 0;
 	}
-	if (c->map_value_count >= FG_COLOR_FROM_MAP - 1 ||
-	    fg_grow((void **)&c->map_values, &c->map_value_capacity, c->map_value_count + 1,
-		    sizeof(*c->map_values)) != 0)
+	size_t count = fg_string_map_size(c->map_value_index);
+	if (count >= FG_COLOR_FROM_MAP - 1 ||
+	    fg_grow((void **)&c->map_values, &c->map_value_capacity, count + 1, sizeof(*c->map_values)) != 0 ||
+	    fg_string_map_add(c->map_value_index, known, length_known, NULL) == NULL)
 		return FG_ENOMEM;
-	fg_string_entry *e = fg_string_map_add(c->map_value_index, known, length_known, NULL);
-	if (e == NULL)
-		return FG_ENOMEM;
-	e->value = c->map_value_count;
-	c->map_values[c->map_value_count] = known;
-	*color = FG_COLOR_FROM_MAP | (uint32_t)c->map_value_count++;
+	c->map_values[count] = known;
+	*color = FG_COLOR_FROM_MAP | (uint32_t)count;
 	return 0;
 }
 

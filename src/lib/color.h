@@ -82,9 +82,10 @@ typedef struct fg_frame_colors {
 	fg_color_mode mode;
 	uint64_t random_state;     /* --random: a 48-bit LCG */
 	fg_name_table *palette_map; /* --cp, or NULL */
-	const char **map_values;   /* distinct palette.map values (the table's) */
-	size_t map_value_count, map_value_capacity;
-	fg_string_map *map_value_index; /* each of those values: its index (a
+	const char **map_values;   /* distinct palette.map values (the table's,
+				      NUL-terminated), numbered as in: */
+	size_t map_value_capacity;
+	fg_string_map *map_value_index; /* those values, found by their text (a
 					   list searched per name was quadratic:
 					   --cp --random, 100,000 names, 10 s) */
 } fg_frame_colors;

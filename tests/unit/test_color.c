@@ -278,7 +278,7 @@ static void test_policy(void)
 		each = each && fg_frame_color(&c, name, strlen(name), false, NULL, &second) == 0 &&
 		       second == first;
 	}
-	CHECK(each && c.map_value_count == 10000,
+	CHECK(each && fg_string_map_size(c.map_value_index) == 10000,
 	      "policy: --cp, 20,000 names of 10,000 values: each its value, one colour a value");
 	fg_frame_colors_free(&c);
 	fg_name_table_free(map);
