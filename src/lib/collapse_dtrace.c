@@ -138,27 +138,19 @@ static bool is_banner(const char *line, const char *end)
  */
 static bool is_probe_line(const char *line, const char *end, bool after_banner)
 {
-	const char *p = line;
+	size_t n = (size_t)(end - line), at = 0;
 	for (int field = 0; field < 2; field++) {
-		while (p < end && fg_is_space((unsigned char)*p))
-			p++;
-		const char *digits = p;
-		while (p < end && fg_is_digit((unsigned char)*p))
-			p++;
-		if (p == digits || p == end || !fg_is_space((unsigned char)*p))
+		size_t digits = fg_skip_space(line, at, n);
+		at = fg_skip_digits(line, digits, n);
+		if (at == digits || at == n || !fg_is_space((unsigned char)line[at]))
 			return false;
 	}
 	if (after_banner)
-		return memchr(p, ':', (size_t)(end - p)) != NULL;
-	while (p < end && fg_is_space((unsigned char)*p))
-		p++;
-	const char *word = p;
-	while (p < end && !fg_is_space((unsigned char)*p))
-		p++;
-	const char *word_end = p;
-	while (p < end && fg_is_space((unsigned char)*p))
-		p++;
-	return p == end && memchr(word, ':', (size_t)(word_end - word)) != NULL;
+		return memchr(line + at, ':', n - at) != NULL;
+	size_t word = fg_skip_space(line, at, n), word_end = word;
+	while (word_end < n && !fg_is_space((unsigned char)line[word_end]))
+		word_end++;
+	return fg_skip_space(line, word_end, n) == n && memchr(line + word, ':', word_end - word) != NULL;
 }
 
 /* "dtrace: description 'profile-997 ' matched 2 probes": the expected one. */
