@@ -53,18 +53,15 @@ function patternRegExp(term, flags) {
 	 * where a plain item follows: '.+?' alone would become '.?', which
 	 * matches an empty name too. */
 	var body = term.replace(/^\.([*+])[?]?(?=[^*+?{])/, function (m, r) { return r === '+' ? '.' : ''; });
-	var re;
 	try {
-		re = new RegExp(body, flags);
+		/* (the body is valid exactly when the term is: one leading item
+		 * less) */
+		var re = new RegExp(body, flags);
+		re.term = term;
+		return re;
 	} catch (e) {
-		try {
-			re = new RegExp(term, flags);
-		} catch (e2) {
-			return new RegExp(literal, flags);
-		}
+		return new RegExp(literal, flags);
 	}
-	re.term = term;
-	return re;
 }
 
 /* The pattern to show for a search: the term as typed, or the literal

@@ -380,6 +380,7 @@ function renderView() {
 	var depths = [];
 	var info;
 	var nm = view.fn === null ? undefined : d.nameIndex.get(view.fn);
+	var fn = view.fn === null ? '' : plainText(view.fn); /* (to show) */
 	/* (a function the hide term hides has no frames left to show) */
 	var hidden = nm !== undefined && view.hide !== null && fnTrees(base, nm)[0].total[0] === 0;
 	if (view.fn !== null && nm !== undefined && !hidden) {
@@ -387,13 +388,12 @@ function renderView() {
 		L.trees = trees;
 		depths.push(layoutSection(L, 0, trees[0], Math.max(view.zoom[0], 0), view.weight, d, minPx));
 		depths.push(layoutSection(L, 1, trees[1], Math.max(view.zoom[1], 0), view.weight, d, minPx));
-		info = 'Function view of ' + plainText(view.fn) + ': callees above, callers below (' +
+		info = 'Function view of ' + fn + ': callees above, callers below (' +
 			formatCount(shownCount(trees[0].total[0] * d.factor)) + ' ' + countName + ')';
 	} else {
 		var z = view.zoom[0] >= 0 && view.zoom[0] < base.n ? view.zoom[0] : 0;
 		L.trees = [base];
 		depths.push(layoutSection(L, 0, base, z, view.weight, d, minPx));
-		var fn = view.fn === null ? '' : plainText(view.fn);
 		info = view.fn === null ? '' : hidden ? fn + ' is hidden' : d.otherAll > 0 ?
 			fn + ' is not in the view data: the budget may have left it in "other"' :
 			'No function named ' + fn;
