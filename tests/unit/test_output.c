@@ -28,15 +28,23 @@ static int entries(const char *dir)
 	return n;
 }
 
-static void interrupted(int sig, const char *name)
+/* A new directory (dir: its template, filled in) and path, a file `name`
+ * in it; false, failing a check, when none could be made. */
+static bool scratch(char *dir, char *path, size_t size, const char *name)
 {
-	char dir[] = "/tmp/fg-output-test.XXXXXX";
 	if (mkdtemp(dir) == NULL) {
 		CHECK(0, "mkdtemp");
-		return;
+		return false;
 	}
-	char path[64];
-	snprintf(path, sizeof(path), "%s/graph.svg", dir);
+	snprintf(path, size, "%s/%s", dir, name);
+	return true;
+}
+
+static void interrupted(int sig, const char *name)
+{
+	char dir[] = "/tmp/fg-output-test.XXXXXX", path[64];
+	if (!scratch(dir, path, sizeof(path), "graph.svg"))
+		return;
 	pid_t child = fork();
 	if (child == 0) {
 		signal(sig, SIG_DFL); /* the harness may run us with SIGINT ignored */
@@ -83,13 +91,9 @@ static mode_t only_mode(const char *dir)
  * replaced file's mode at the commit. */
 static void private_until_commit(void)
 {
-	char dir[] = "/tmp/fg-output-test.XXXXXX";
-	if (mkdtemp(dir) == NULL) {
-		CHECK(0, "mkdtemp");
+	char dir[] = "/tmp/fg-output-test.XXXXXX", path[64];
+	if (!scratch(dir, path, sizeof(path), "graph.svg"))
 		return;
-	}
-	char path[64];
-	snprintf(path, sizeof(path), "%s/graph.svg", dir);
 	FILE *f = fopen(path, "w");
 	if (f != NULL)
 		fclose(f);
@@ -112,10 +116,8 @@ int main(void)
 	interrupted(SIGTERM, "SIGTERM");
 	interrupted(SIGINT, "SIGINT");
 	/* Committed and aborted outputs are forgotten: nothing to remove. */
-	char dir[] = "/tmp/fg-output-test.XXXXXX";
-	if (mkdtemp(dir) != NULL) {
-		char path[64];
-		snprintf(path, sizeof(path), "%s/kept", dir);
+	char dir[] = "/tmp/fg-output-test.XXXXXX", path[64];
+	if (scratch(dir, path, sizeof(path), "kept")) {
 		fg_output *out = fg_output_open(path, NULL);
 		fg_output_puts(out, "x");
 		CHECK(fg_output_commit(out, NULL) == 0, "commit");
