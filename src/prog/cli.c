@@ -15,8 +15,10 @@
 
 #include "cli.h"
 
-/* SIGINT/SIGTERM/SIGHUP during -o: remove the temporary file, then die of
- * the signal as before (the exit status still says which one). */
+/* A signal that ends the process during -o (SIGINT, SIGTERM, SIGHUP, but
+ * also SIGPIPE from a closed stderr, SIGXCPU from ulimit -t, SIGALRM,
+ * SIGQUIT...): remove the temporary file, then die of the signal as before
+ * (the exit status still says which one). */
 static void remove_temporaries_and_die(int sig)
 {
 	fg_output_remove_temporaries();
@@ -38,12 +40,22 @@ void cli_start(void)
 				close(held);
 			}
 		}
-	signal(SIGPIPE, SIG_DFL);
+	/* SIGPIPE ends the process even where the caller ignored it; a
+	 * warning to a stderr pipe closed early ("2>&1 | head") raises it
+	 * too, while an -o temporary file may exist. */
+	struct sigaction pipe_action;
+	memset(&pipe_action, 0, sizeof(pipe_action));
+	pipe_action.sa_handler = remove_temporaries_and_die;
+	sigemptyset(&pipe_action.sa_mask);
+	sigaction(SIGPIPE, &pipe_action, NULL);
 	/* Past the file size limit (ulimit -f), a write fails (EFBIG) and is
 	 * reported like any other, the temporary file removed, instead of the
 	 * signal killing the program and leaving it behind. */
 	signal(SIGXFSZ, SIG_IGN);
-	static const int fatal[] = {SIGINT, SIGTERM, SIGHUP};
+	/* Every signal whose default action ends the process and that a
+	 * user, a shell or a limit sends (as sort(1) handles them). */
+	static const int fatal[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGALRM,
+				    SIGXCPU, SIGVTALRM, SIGPROF, SIGUSR1, SIGUSR2};
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
 		struct sigaction action;
 		memset(&action, 0, sizeof(action));

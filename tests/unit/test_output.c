@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -48,6 +49,8 @@ static void interrupted(int sig, const char *name)
 	pid_t child = fork();
 	if (child == 0) {
 		signal(sig, SIG_DFL); /* the harness may run us with SIGINT ignored */
+		struct rlimit no_core = {0, 0}; /* (SIGQUIT, SIGXCPU: no core file) */
+		setrlimit(RLIMIT_CORE, &no_core);
 		cli_start();
 		fg_output *out = fg_output_open(path, NULL);
 		if (out == NULL)
@@ -115,6 +118,16 @@ int main(void)
 	private_until_commit();
 	interrupted(SIGTERM, "SIGTERM");
 	interrupted(SIGINT, "SIGINT");
+	interrupted(SIGHUP, "SIGHUP");
+	/* A warning to a stderr pipe closed early ("fg-render -o out.svg in
+	 * 2>&1 | head -n1"), a CPU limit in a cron job (ulimit -t), Ctrl-\,
+	 * an alarm: the process dies of these too, and left the temporary
+	 * file in the web directory. */
+	interrupted(SIGPIPE, "SIGPIPE");
+	interrupted(SIGXCPU, "SIGXCPU");
+	interrupted(SIGQUIT, "SIGQUIT");
+	interrupted(SIGALRM, "SIGALRM");
+	interrupted(SIGUSR1, "SIGUSR1");
 	/* Committed and aborted outputs are forgotten: nothing to remove. */
 	char dir[] = "/tmp/fg-output-test.XXXXXX", path[64];
 	if (scratch(dir, path, sizeof(path), "kept")) {
