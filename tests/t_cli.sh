@@ -202,6 +202,24 @@ for p in "${programs[@]}"; do
 		check_failure "$p: -j '2 ' is refused" 1 "$p: invalid integer '2 '" "$exe" -j '2 ' "$input"
 		"$exe" -j +2 "$input" "${second[@]}" >"$TMP/plus" 2>/dev/null
 		check_same "$p: -j +2 is -j 2" "$TMP/stdout" "$TMP/plus"
+		# Threads that cannot all start (here 256 MB stacks under
+		# ulimit -v 600000; a pids limit does the same): those that did
+		# do the work, as the output is the same for any -j; the
+		# collapsers failed with "cannot start a thread".
+		if [ -n "${ASAN_OPTIONS:-}" ]; then
+			skip "$p: -j 8 where threads cannot start" "a sanitizer build reserves terabytes of shadow memory"
+		elif ! (ulimit -s 262144 && ulimit -v 600000) 2>/dev/null; then
+			skip "$p: -j 8 where threads cannot start" "cannot set ulimit -s 262144 and -v 600000"
+		else
+			(ulimit -s 262144 && ulimit -v 600000 && exec "$exe" -j 8 "$input" "${second[@]}") \
+				>"$TMP/few" 2>"$TMP/few.err"
+			status=$?
+			if [ $status = 0 ] && cmp -s "$TMP/stdout" "$TMP/few"; then
+				pass "$p: -j 8 where threads cannot start: the output of -j 1"
+			else
+				fail "$p: -j 8 where threads cannot start: the output of -j 1" "status $status" "$(cat "$TMP/few.err")"
+			fi
+		fi
 	fi
 
 	# "-" is standard input, and so is no operand (but for fg-diff).

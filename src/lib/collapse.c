@@ -341,10 +341,18 @@ fg_collapse *fg_collapse_new(const fg_collapse_parser *parser, void *config,
 		start->c = c;
 		start->index = i;
 		if (pthread_create(&c->workers[c->started], NULL, worker_main, start) != 0) {
+			/* (ulimit -v, ulimit -u, a cgroup's pids.max): the
+			 * threads that started do the work, as the output is the
+			 * same for any number; fg-render does so too. */
 			free(start);
-			fg_collapse_free(c);
-			fg_fail(err, FG_ENOMEM, "cannot start a thread");
-			return NULL;
+			for (unsigned j = i; j < c->threads; j++) {
+				c->parser->state_free(c->states[j]);
+				fg_stacks_free(c->stacks[j]);
+				c->states[j] = NULL;
+				c->stacks[j] = NULL;
+			}
+			c->threads = i;
+			break;
 		}
 		c->started++;
 	}
