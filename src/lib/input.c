@@ -291,9 +291,14 @@ static int make_room(fg_input *in, size_t at_least, fg_error *err)
 		while (want - in->end < at_least)
 			want *= 2;
 		char *grown = realloc(in->buffer, want);
-		if (grown == NULL)
+		/* The bytes held are a line only when they hold no '\n';
+		 * growing for a block of lines (or an empty buffer: memory ran
+		 * out before reading) is not "a line of 0 bytes". */
+		if (grown == NULL && in->end > 0 && memchr(in->buffer, '\n', in->end) == NULL)
 			return fg_fail(err, FG_ENOMEM, "%s: out of memory (a line of %zu bytes)",
 				       in->name, in->end);
+		if (grown == NULL)
+			return fg_fail(err, FG_ENOMEM, "%s: out of memory", in->name);
 		in->buffer = grown;
 		in->capacity = want;
 	}
