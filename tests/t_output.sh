@@ -147,6 +147,12 @@ for p in fg-collapse-perf fg-collapse-stap fg-collapse-dtrace fg-collapse-bpftra
 	# file that took its descriptor.
 	check_failure "$p: - with stdin closed: Bad file descriptor" 2 '<stdin>: Bad file descriptor' \
 		sh -c 'exe=$1; shift; exec "$exe" "$@" - <&-' sh "$exe" "${args[@]:1}"
+	# A path longer than PATH_MAX: the message keeps its start and its
+	# reason; cut at 511 bytes, it ended inside the path, saying nothing.
+	long=$TMP/$(printf 'd%.0s' $(seq 200))
+	for i in $(seq 1 25); do long=$long/$(printf 'd%.0s' $(seq 200)); done
+	check_failure "$p: -o PATH longer than PATH_MAX says why" 2 \
+		"^$p: $TMP/dd*\\.\\.\\.[d/]*/out: .*File name too long\$" "$exe" -o "$long/out" "${args[@]}"
 done
 
 # --cp: palette.map is written only once the SVG is in place; a run whose

@@ -14,13 +14,44 @@
 
 #include "internal.h"
 
+/* Whether c continues a UTF-8 character (10xxxxxx). */
+static bool continues(char c) { return ((unsigned char)c & 0xc0) == 0x80; }
+
+/*
+ * Copies a message too long for err->message (a path near PATH_MAX) as
+ * its start, "...", and its end: the end says what went wrong ("File name
+ * too long"), which cutting the end off lost. No character is cut in two.
+ */
+static void shorten_into(fg_error *err, const char *full, size_t length)
+{
+	size_t head = sizeof(err->message) / 4;
+	while (head > 0 && continues(full[head]))
+		head--;
+	size_t tail = length - (sizeof(err->message) - 1 - head - 3);
+	while (tail < length && continues(full[tail]))
+		tail++;
+	memcpy(err->message, full, head);
+	memcpy(err->message + head, "...", 3);
+	memcpy(err->message + head + 3, full + tail, length - tail + 1);
+}
+
 int fg_fail(fg_error *err, int code, const char *format, ...)
 {
 	if (err != NULL) {
+		char full[8192];
 		va_list args;
 		va_start(args, format);
-		vsnprintf(err->message, sizeof(err->message), format, args);
+		int n = vsnprintf(full, sizeof(full), format, args);
 		va_end(args);
+		if (n < 0) {
+			n = 0;
+			full[0] = '\0';
+		}
+		size_t length = (size_t)n < sizeof(full) ? (size_t)n : sizeof(full) - 1;
+		if (length < sizeof(err->message))
+			memcpy(err->message, full, length + 1);
+		else
+			shorten_into(err, full, length);
 		err->code = code;
 	}
 	return code;

@@ -314,8 +314,39 @@ static void test_file_blocks(void)
 	CHECK(system(cmd) == 0, "io: cleaned up");
 }
 
+/* A message longer than fg_error holds (a path near PATH_MAX) keeps its
+ * start and its end, the reason, and cuts no UTF-8 character in two. */
+static void test_long_message(void)
+{
+	char path[4000];
+	size_t used = 0;
+	while (used + 2 < sizeof(path)) {
+		path[used++] = (char)0xc3; /* é */
+		path[used++] = (char)0xa9;
+	}
+	path[used] = '\0';
+	fg_error err = {0};
+	fg_fail(&err, FG_EIO, "%s: %s", path, "File name too long");
+	size_t length = strlen(err.message);
+	const char *reason = ": File name too long";
+	CHECK(length < sizeof(err.message) && length > strlen(reason) &&
+	      strcmp(err.message + length - strlen(reason), reason) == 0,
+	      "a long message ends with its reason (%.40s...)", err.message);
+	const char *dots = strstr(err.message, "...");
+	CHECK(dots != NULL && dots > err.message, "a long message is cut in its middle");
+	bool whole = dots != NULL;
+	for (const char *p = err.message; whole && p < dots; p += 2)
+		whole = p + 1 < dots && (unsigned char)p[0] == 0xc3 && (unsigned char)p[1] == 0xa9;
+	for (const char *p = dots ? dots + 3 : ""; whole && (unsigned char)*p >= 0x80; p += 2)
+		whole = (unsigned char)p[0] == 0xc3 && (unsigned char)p[1] == 0xa9;
+	CHECK(whole, "a long message cuts no character in two");
+	fg_fail(&err, FG_EIO, "%s", "short");
+	CHECK(strcmp(err.message, "short") == 0, "a short message is kept whole");
+}
+
 int main(void)
 {
+	test_long_message();
 	test_lines_and_blocks();
 	test_file_blocks();
 	test_files();
