@@ -80,3 +80,19 @@ check "--fonttype with an apostrophe: the frame height rule is there" grep -q '#
 "$R" --height 24 "$TMP/in" >"$TMP/tall.svg" 2>/dev/null
 check "frames are 1 px shorter than --height, with flamegraph.pl's rounded corners (rx 2, ry 2)" \
 	grep -q '^#frames rect{height:23px;rx:2px;ry:2px}$' "$TMP/tall.svg"
+
+# --total with --minwidth: flamegraph.pl draws the root across the --total
+# but prunes it, like any frame, by its own samples. A profile narrower
+# than the threshold at that scale draws no frame at all (not a lone "all"
+# bar); one just wide enough keeps the root and its frames. (50 samples in
+# 1180 px: 0.059 px at --total 1000000, 0.59 px at 100000, against the
+# default 0.1 px; 50 against 10% and 5% of 1000.)
+printf 'a;b 50\n' >"$TMP/fifty"
+frames_of() { python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+print(sum(1 for e in r.iter("{http://www.w3.org/2000/svg}rect") if e.get("x") is not None and e.get("id") is None))' "$1"; }
+for spec in "--total 1000000:0" "--total 100000:3" "--total 1000 --minwidth 10%:0" "--total 1000 --minwidth 5%:3"; do
+	# shellcheck disable=SC2086
+	"$R" ${spec%:*} "$TMP/fifty" >"$TMP/pruned.svg" 2>/dev/null
+	check_eq "50 samples with ${spec%:*}: ${spec##*:} frames" "${spec##*:}" "$(frames_of "$TMP/pruned.svg")"
+done

@@ -351,7 +351,11 @@ static int layout(writer *w, double threshold, frame **frames, size_t *count)
 	*frames = NULL;
 	*count = 0;
 	w->depth_max = 0;
-	if (node_width(w, 0) < threshold)
+	/* The root is drawn across time_max (a larger --total included) but,
+	 * as in flamegraph.pl, kept only when its own samples are at least
+	 * the threshold wide: a profile too small to show at that scale
+	 * draws no frame at all, not a lone "all" bar. */
+	if (fg_count_to_double(node_count(w, 0)) < threshold)
 		return 0;
 	frame *list;
 	size_t listed;
