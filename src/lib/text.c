@@ -51,6 +51,25 @@ static size_t valid_sequence(const unsigned char *p, size_t left)
 	return 0;
 }
 
+/*
+ * The bytes one U+FFFD replaces at p, where valid_sequence refused it: a
+ * whole sequence that is well-formed but not allowed (a surrogate, U+FFFE,
+ * U+FFFF, a bidi control, a code point past U+10FFFF), which flamegraph.pl
+ * decodes as one character, so that labels are cut after as many
+ * characters as there; else the one byte (invalid UTF-8, a control).
+ */
+static size_t replaced_bytes(const unsigned char *p, size_t left)
+{
+	unsigned char c = p[0];
+	size_t n = c >= 0xe0 && c < 0xf0 ? 3 : c == 0xf4 ? 4 : 1;
+	if (n > left || (c == 0xe0 && p[1] < 0xa0))
+		return 1; /* cut short, or overlong (perl refuses those) */
+	for (size_t k = 1; k < n; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 1;
+	return n;
+}
+
 bool fg_text_is_clean(const char *bytes, size_t length)
 {
 	const unsigned char *p = (const unsigned char *)bytes;
@@ -87,7 +106,7 @@ int fg_text_clean(fg_buffer *out, const char *bytes, size_t length)
 		if (fg_buffer_append(out, bytes + run, i - run) != 0 ||
 		    fg_buffer_append(out, replacement, 3) != 0)
 			return FG_ENOMEM;
-		i++;
+		i += replaced_bytes(p + i, length - i);
 		run = i;
 	}
 	return fg_buffer_append(out, bytes + run, length - run);

@@ -4,8 +4,11 @@
  *
  * Names arrive as arbitrary bytes. fg_text_clean turns them into valid
  * UTF-8 holding only characters XML 1.0 allows: every byte that does not
- * start a well-formed UTF-8 sequence, every C0 control other than tab, and
- * U+FFFE/U+FFFF become U+FFFD. Escaping then happens on clean text only.
+ * start a well-formed UTF-8 sequence and every C0 control other than tab
+ * become U+FFFD, and so does each whole sequence that is well-formed but
+ * not allowed (surrogates, U+FFFE/U+FFFF, bidi controls, past U+10FFFF):
+ * one character, as flamegraph.pl counts it. Escaping then happens on
+ * clean text only.
  */
 #ifndef FG_TEXT_H
 #define FG_TEXT_H

@@ -29,13 +29,19 @@ static void test_text(void)
 	CHECK_STR(clean_escape("a\x01" "b\tc", 5), "a\xef\xbf\xbd" "b\tc", "clean: C0 control replaced, tab kept");
 	CHECK_STR(clean_escape("a\0b", 3), "a\xef\xbf\xbd" "b", "clean: NUL replaced");
 	CHECK_STR(clean_escape("\xff\xfe", 2), "\xef\xbf\xbd\xef\xbf\xbd", "clean: invalid UTF-8 bytes replaced");
-	CHECK_STR(clean_escape("\xed\xa0\x80", 3), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "clean: UTF-8 surrogate replaced");
-	CHECK_STR(clean_escape("\xef\xbf\xbe", 3), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "clean: U+FFFE replaced");
+	/* A well-formed sequence that is not allowed is one character, as
+	 * flamegraph.pl (perl) counts it: one U+FFFD, so labels are cut after
+	 * as many characters as there. */
+	CHECK_STR(clean_escape("\xed\xa0\x80", 3), "\xef\xbf\xbd", "clean: UTF-8 surrogate replaced, by one U+FFFD");
+	CHECK_STR(clean_escape("\xef\xbf\xbe" "x", 4), "\xef\xbf\xbd" "x", "clean: U+FFFE replaced, by one U+FFFD");
+	CHECK_STR(clean_escape("\xf4\x90\x80\x80", 4), "\xef\xbf\xbd", "clean: past U+10FFFF replaced, by one U+FFFD");
+	CHECK_STR(clean_escape("\xe0\x80\xaf", 3), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+		  "clean: overlong 3-byte encoding replaced byte by byte");
+	CHECK_STR(clean_escape("\xed\xa0" "a", 3), "\xef\xbf\xbd\xef\xbf\xbd" "a", "clean: a cut surrogate replaced byte by byte");
 	CHECK_STR(clean_escape("\xc0\xaf", 2), "\xef\xbf\xbd\xef\xbf\xbd", "clean: overlong encoding replaced");
 	/* (a name ending in U+202E showed its title's counts reversed) */
-	CHECK_STR(clean_escape("f\xe2\x80\xae", 4), "f\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "clean: bidi override U+202E replaced");
-	CHECK_STR(clean_escape("\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9", 9),
-		  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+	CHECK_STR(clean_escape("f\xe2\x80\xae", 4), "f\xef\xbf\xbd", "clean: bidi override U+202E replaced");
+	CHECK_STR(clean_escape("\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9", 9), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
 		  "clean: bidi embedding U+202A and isolates U+2066, U+2069 replaced");
 	CHECK_STR(clean_escape("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", 12),
 		  "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", "clean: U+2029, U+202F, U+2065, U+206A kept");
