@@ -256,8 +256,18 @@ check "--cp adds new names to palette.map, sorted" sh -c "grep -q '^parse->rgb('
 # A palette.map colour that loads from elsewhere (fill="url(http://...)"
 # fetches when the graph is opened) is not used: the name gets a new one.
 ( cd "$TMP" && printf 'main->url(http://evil.example/p.svg#p)\nparse->URL(//evil.example/q)\n' >palette.map &&
-	"$R" --cp "$F/basic.folded" >cp.svg 2>/dev/null )
+	"$R" --cp "$F/basic.folded" >cp.svg 2>cp.err )
 check "--cp: no palette.map colour that fetches from elsewhere" sh -c "! grep -q evil '$TMP/cp.svg' && grep -q '^main->rgb(' '$TMP/palette.map'"
+# Lines palette.map leaves out are gone once it is rewritten: each is
+# named, with its line (a blank line is passed over quietly).
+check_eq "--cp: a colour that fetches is named, by its line" \
+	"fg-render: palette.map:1: a colour that loads from elsewhere (url(), a backslash...); line ignored
+fg-render: palette.map:2: a colour that loads from elsewhere (url(), a backslash...); line ignored" "$(cat "$TMP/cp.err")"
+( cd "$TMP" && printf 'main->rgb(1,2,3)\n\nmain rgb(9,9,9)\nparse->rgb(4,5,6)\n' >palette.map &&
+	"$R" --cp "$F/basic.folded" >cp.svg 2>cp.err )
+check_eq "--cp: a palette.map line without -> is named, by its line" \
+	"fg-render: palette.map:3: no '->' (NAME->COLOUR); line ignored" "$(cat "$TMP/cp.err")"
+check "--cp: the lines around it are used" grep -q '<g fill="rgb(4,5,6)">' "$TMP/cp.svg"
 
 # --- property: a frame's colour is its name's, wherever it is drawn ----------------
 # (svg.c works each name's colour out once; the palettes that look at the

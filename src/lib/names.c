@@ -126,23 +126,39 @@ static bool fetches(const char *value, size_t length)
 	return false;
 }
 
+typedef struct palette_reader {
+	fg_name_table *table;
+	const char *path;
+	const fg_warner *warner;
+} palette_reader;
+
+/* A line that is not NAME->COLOUR, or whose colour loads from elsewhere,
+ * is left out, and so it is gone from the file once rewritten: said, with
+ * its line number. Blank lines are passed over. */
 static int palette_line(void *context, char *line, size_t length, uint64_t number)
 {
-	fg_name_table *t = context;
+	palette_reader *r = context;
 	char *arrow = NULL;
 	for (char *p = line; (p = strstr(p, "->")) != NULL; p++)
 		arrow = p;
-	if (arrow == NULL)
+	if (arrow == NULL) {
+		if (!fg_is_blank(line, length))
+			fg_warn(r->warner, r->path, number, "no '->' (NAME->COLOUR); line ignored");
 		return 0;
+	}
 	*arrow = '\0';
-	if (fetches(arrow + 2, length - (size_t)(arrow + 2 - line)))
-		return 0; /* (a colour that loads from elsewhere: the name gets a new one) */
-	return fg_name_table_put(t, line, (size_t)(arrow - line), arrow + 2);
+	if (fetches(arrow + 2, length - (size_t)(arrow + 2 - line))) {
+		fg_warn(r->warner, r->path, number,
+			"a colour that loads from elsewhere (url(), a backslash...); line ignored");
+		return 0; /* (the name gets a new colour) */
+	}
+	return fg_name_table_put(r->table, line, (size_t)(arrow - line), arrow + 2);
 }
 
-int fg_palette_map_read(fg_name_table *t, const char *path, fg_error *err)
+int fg_palette_map_read(fg_name_table *t, const char *path, const fg_warner *warner, fg_error *err)
 {
-	return each_line(path, true, err, palette_line, t);
+	palette_reader r = {t, path, warner};
+	return each_line(path, true, err, palette_line, &r);
 }
 
 fg_output *fg_palette_map_prepare(fg_name_table *t, const char *path, fg_error *err)

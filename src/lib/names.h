@@ -22,9 +22,11 @@ int fg_name_table_put(fg_name_table *t, const char *name, size_t length, const c
 /*
  * palette.map: "NAME->COLOUR" lines. Reading splits at the last "->" (the
  * original split at the first, which broke names like "a->b"); a missing
- * file is an empty table. Writing rewrites the file sorted by name.
+ * file is an empty table. Lines without "->", or with a colour that would
+ * load from elsewhere, are left out, each with a warning. Writing rewrites
+ * the file sorted by name.
  */
-int fg_palette_map_read(fg_name_table *t, const char *path, fg_error *err);
+int fg_palette_map_read(fg_name_table *t, const char *path, const fg_warner *warner, fg_error *err);
 int fg_palette_map_write(fg_name_table *t, const char *path, fg_error *err);
 /* The file written but not yet in place: fg_output_commit puts it there
  * (no allocation left to fail), fg_output_abort drops it. NULL on error. */

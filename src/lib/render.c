@@ -151,7 +151,7 @@ static int write_svg(fg_graph *g, fg_output *out, const fg_warner *warner, fg_er
 			rc = fg_fail(err, FG_ENOMEM, "out of memory");
 			goto done;
 		}
-		if ((rc = fg_palette_map_read(palette_map, o->palette_map_path, err)) != 0)
+		if ((rc = fg_palette_map_read(palette_map, o->palette_map_path, warner, err)) != 0)
 			goto done;
 	}
 	if (o->name_attr_path != NULL) {

@@ -46,7 +46,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/palette.map", dir);
 	fg_error err = {0};
 	t = fg_name_table_new();
-	CHECK(fg_palette_map_read(t, path, &err) == 0 && fg_name_table_get(t, "x", 1) == NULL,
+	CHECK(fg_palette_map_read(t, path, NULL, &err) == 0 && fg_name_table_get(t, "x", 1) == NULL,
 	      "palette.map: a missing file is an empty table");
 	fg_name_table_put(t, "zeta", 4, "rgb(1,1,1)");
 	fg_name_table_put(t, "c->d", 4, "rgb(2,2,2)");
@@ -56,7 +56,7 @@ int main(void)
 		  "palette.map: NAME->COLOUR lines sorted by name");
 	fg_name_table_free(t);
 	t = fg_name_table_new();
-	CHECK(fg_palette_map_read(t, path, &err) == 0, "palette.map: read back");
+	CHECK(fg_palette_map_read(t, path, NULL, &err) == 0, "palette.map: read back");
 	CHECK_STR(fg_name_table_get(t, "c->d", 4), "rgb(2,2,2)", "palette.map: a name holding -> reads back whole");
 	CHECK_STR(fg_name_table_get(t, "zeta", 4), "rgb(1,1,1)", "palette.map: every entry reads back");
 	fg_name_table_free(t);
