@@ -116,28 +116,36 @@ function loadData() {
 		totalOf[parentOf[i]] += totalOf[i];
 	}
 	var minwidth = parseFloat(header.minwidth) || 0;
+	var factor = parseFloat(header.factor) || 1;
 	if (header.named !== undefined) {
-		nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameIndex);
+		nameFromFrames(nameId, parentOf, totalOf, n, factor, dataNames, nameIndex);
 	}
 	viewData = {
 		names: dataNames, nameIndex: nameIndex, n: n, nameId: nameId, parent: parentOf,
 		self: selfOf, other: otherOf, total: totalOf,
 		span: parseFloat(header.total) || totalOf[0],
 		minwidth: minwidth,
-		factor: parseFloat(header.factor) || 1,
+		factor: factor,
 		otherAll: parseFloat(header.other) || 0
 	};
 	return viewData;
 }
 
 /* Names the writer left out (header "named"): a node without a name is
- * drawn, and the n-th drawn child of a drawn node (total >= minwidth) is
- * the n-th drawn frame from the left above the parent's frame. */
-function nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameIndex) {
+ * drawn at least 0.1 px wide, and the n-th drawn child of a drawn node
+ * (total >= minwidth) is the n-th drawn frame from the left above the
+ * parent's frame. The index finds a frame's parent from geometry, which
+ * is certain for frames drawn with a width (their rounded intervals are
+ * disjoint) but not for those drawn 0 px wide (--minwidth below 0.1 px):
+ * such a frame at the left edge of a wider cousin can be taken for the
+ * cousin's child. So the unnamed children are matched, in order, to the
+ * parent's children drawn with a width whose count (the title's) is
+ * theirs, skipping the narrow ones the data names. */
+function nameFromFrames(nameId, parentOf, totalOf, n, factor, dataNames, nameIndex) {
 	var kids = new Array(n);
 	var q;
 	for (q = 1; q < n; q++) {
-		if (totalOf[q] >= minwidth) {
+		if (nameId[q] < 0) {
 			var p = parentOf[q];
 			(kids[p] || (kids[p] = [])).push(q);
 		}
@@ -157,11 +165,15 @@ function nameFromFrames(nameId, parentOf, totalOf, n, minwidth, dataNames, nameI
 		var node = stack.pop();
 		var dk = kids[node] || [];
 		var fk = childrenOf(f);
+		var at = 0;
 		for (q = 0; q < dk.length; q++) {
-			var g = q < fk.length ? fk[q] : -1;
-			if (nameId[dk[q]] < 0) {
-				nameId[dk[q]] = idOf(g >= 0 ? names[g] : '?');
+			/* (the title's count: the total times --factor, rounded) */
+			var want = totalOf[dk[q]] * factor;
+			while (at < fk.length && !(w0[fk[at]] > 0 && Math.abs(count[fk[at]] - want) <= 0.5 + 1e-9 * want)) {
+				at++;
 			}
+			var g = at < fk.length ? fk[at++] : -1;
+			nameId[dk[q]] = idOf(g >= 0 ? names[g] : '?');
 			if (g >= 0) {
 				stack.push(dk[q], g);
 			}

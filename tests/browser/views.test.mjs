@@ -181,6 +181,26 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('--minwidth 0: a frame drawn 0 px wide at a cousin\'s left edge does not rename the frames beside it', async () => {
+			// P;c is 0 px wide at x = 10, where Q (wide) starts too: by
+			// geometry alone c could be Q's child. k1, k2 and R are named
+			// from the drawing (0.1 px wide or more).
+			const folded = ['main;P;c 1', 'main;Q;k1 400000', 'main;Q;k2 300000', 'main;R 300000'].join('\n') + '\n';
+			const lines = parseFolded(folded);
+			const zero = render('zero-width', folded, { extra: ['--minwidth', '0'] });
+			await withPage(`${zero.url}?table=1`, async (page) => {
+				const rows = await page.evaluate(() => [...document.querySelectorAll('#fg-table tbody tr')]
+					.map((tr) => [tr.children[4].textContent, Number(tr.children[0].textContent.replace(/,/g, '')),
+						Number(tr.children[2].textContent.replace(/,/g, ''))]));
+				const model = functionTable(lines);
+				assert.deepEqual(rows.map((r) => r[0]).sort(), [...model.keys()].sort(), 'one row per function');
+				for (const [name, self, total] of rows) {
+					assert.equal(self, model.get(name).self, `${name} self`);
+					assert.equal(total, model.get(name).total, `${name} total`);
+				}
+			});
+		});
+
 		test('the table follows the search and the hide toggle', async () => {
 			await withPage(`${svg.url}?table=1&s=^(parse|lex)$&hide=^run$`, async (page) => {
 				const rows = await page.evaluate(() => [...document.querySelectorAll('#fg-table tbody tr')]
