@@ -750,7 +750,8 @@ function resetZoom(d) {
 }
 
 function zoomTo(f) {
-	if (f < 0 || f >= N) {
+	/* (a frame drawn 0 px wide has no width to fill the graph with) */
+	if (f < 0 || f >= N || !(w0[f] > 0)) {
 		return;
 	}
 	if (parent[f] < 0) {

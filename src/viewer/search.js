@@ -230,32 +230,36 @@ function toggleIgnoreCase() {
 	}
 }
 
-/* Next (step 1) or previous (-1) match in pre-order from the focus. */
+/* Next (step 1) or previous (-1) match in pre-order from the focus. A
+ * match drawn 0 px wide (--minwidth below 0.1 px) has no width to zoom
+ * to, as it has none to click: it is passed over. */
 function gotoMatch(step) {
 	if (viewShown && searchRe) {
 		gotoViewMatch(step);
 		return;
 	}
-	if (!matches.length) {
-		return;
-	}
 	var from = focused >= 0 ? pre[focused] : step > 0 ? -1 : N;
 	var q = -1;
+	var first = -1;
 	var m;
 	if (step > 0) {
 		for (m = 0; m < matches.length && q < 0; m++) {
-			if (pre[matches[m]] > from) {
-				q = m;
+			if (w0[matches[m]] > 0) {
+				first = first < 0 ? m : first;
+				q = pre[matches[m]] > from ? m : -1;
 			}
 		}
-		q = q < 0 ? 0 : q;
 	} else {
 		for (m = matches.length - 1; m >= 0 && q < 0; m--) {
-			if (pre[matches[m]] < from) {
-				q = m;
+			if (w0[matches[m]] > 0) {
+				first = first < 0 ? m : first;
+				q = pre[matches[m]] < from ? m : -1;
 			}
 		}
-		q = q < 0 ? matches.length - 1 : q;
+	}
+	q = q < 0 ? first : q;
+	if (q < 0) {
+		return;
 	}
 	matchPos = q;
 	setText(matchedEl, matchedText());

@@ -603,6 +603,30 @@ if (pw.skip) {
 			});
 		});
 
+		test('--minwidth 0: n passes over a match drawn 0 px wide and zooms to the one with a width', async () => {
+			// main;P;c is 1 sample in 1,000,001: its rect is 0 px wide.
+			const folded = ['main;P;c 1', 'main;Q;c 400000', 'main;Q;k 300000', 'main;R 300000'].join('\n') + '\n';
+			const zero = render('zero-width-match', folded, { extra: ['--minwidth', '0'] });
+			await withPage(`${zero.url}?s=^c$`, async (page) => {
+				const widths = await page.evaluate(() => [...document.querySelectorAll('#frames rect')]
+					.filter((r) => r.parentNode.querySelector('title').textContent.startsWith('c ('))
+					.map((r) => Number(r.getAttribute('width'))).sort((a, b) => a - b));
+				assert.equal(widths.length, 2, 'two frames named c');
+				assert.equal(widths[0], 0, 'one is drawn 0 px wide');
+				for (let k = 0; k < 2; k++) {
+					await page.keyboard.press('n');
+					const z = await page.evaluate(() => {
+						const f = document.querySelector('#frames .focus');
+						const m = /^matrix\(([^,]+),/.exec(document.getElementById('frames').getAttribute('transform') || '');
+						return { ratio: m ? Number(m[1]) : NaN, title: f ? f.querySelector('title').textContent : null,
+							width: f ? Number(f.querySelector('rect').getAttribute('width')) : NaN };
+					});
+					assert.match(String(z.title), /^c \(400,000 /, 'the focus is on the c with a width');
+					assert.ok(Math.abs(z.ratio - FULL / widths[1]) < 1e-9, `zoomed to it (ratio ${z.ratio})`);
+				}
+			});
+		});
+
 		test('arrow keys move a visible focus, Enter zooms', async () => {
 			await withPage(normal.url, async (page) => {
 				const before = await readFrames(page);
