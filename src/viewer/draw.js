@@ -628,10 +628,17 @@ function applyView(z) {
 				marks.push(hidden[q], HIDE);
 			}
 		}
+		/* (the corners of a frame at most 2 rx wide when zoomed are
+		 * clamped to half its width, stretched or not: it needs no style
+		 * of its own; most frames of a zoom to 200,000 are so narrow, and
+		 * a style each cost seconds) */
+		var rounding = 2 * cornerRadius();
 		for (q = pre[z]; q < pre[z] + size[z]; q++) {
 			f = order[q];
 			w = w0[f] * r;
-			inView.push(f);
+			if (w > rounding) {
+				inView.push(f);
+			}
 			if (exact) {
 				moves.push(f, String((xpad + (x0[f] - x0[z]) * r - e) / r), wStr[f]);
 			}

@@ -996,6 +996,47 @@ if (pw.skip) {
 			});
 		});
 
+		test('a zoom styles the corners of only the frames whose corners the zoom would change', async () => {
+			// A frame drawn at most 2 rx (4 px) wide has its corners clamped
+			// to half its width, stretched or not: a style on each of the
+			// thousands of such frames of a large zoom changes no pixel and
+			// cost seconds on 200,000 frames.
+			const lines = ['main;b 3000'];
+			for (let k = 0; k < 3000; k++) lines.push(`main;a;leaf_${k} 1`);
+			for (let k = 0; k < 10; k++) lines.push(`main;a;wide_${k} 100`);
+			const big = render('corners', lines.join('\n') + '\n');
+			await withPage(big.url, async (page) => {
+				await clickFrame(page, 'a');
+				const r = await page.evaluate(() => {
+					const svg = document.documentElement;
+					const inv = svg.getScreenCTM().inverse();
+					const out = { styled: 0, narrowStyled: 0, narrowShown: 0, bad: [] };
+					for (const rect of document.querySelectorAll('#frames rect')) {
+						const m = inv.multiply(rect.getScreenCTM());
+						const w = rect.width.baseVal.value * m.a;
+						const x = rect.x.baseVal.value * m.a + m.e;
+						const shown = !rect.parentNode.classList.contains('hide') && x + w > 10.01 && x < svg.viewBox.baseVal.width - 10.01;
+						if (rect.hasAttribute('style')) {
+							out.styled++;
+							if (w <= 4) out.narrowStyled++;
+						}
+						if (!shown || w <= 0) continue;
+						if (w <= 4) out.narrowShown++;
+						// corners as drawn: rx through the scale, clamped to half the width
+						const s = getComputedStyle(rect);
+						const rx = Math.min(parseFloat(s.rx) * m.a, w / 2);
+						const ry = parseFloat(s.ry) * m.d;
+						if (Math.abs(rx - Math.min(2, w / 2)) > 0.01 || Math.abs(ry - 2) > 0.01) out.bad.push(`${w}: ${rx} ${ry}`);
+					}
+					return out;
+				});
+				assert.ok(r.narrowShown > 100, `the zoom shows frames 4 px wide or less (${r.narrowShown})`);
+				assert.deepEqual(r.bad.slice(0, 5), [], 'corners drawn round: rx min(2, width / 2), ry 2');
+				assert.ok(r.styled > 0, 'frames wider than 4 px are styled');
+				assert.equal(r.narrowStyled, 0, 'no frame 4 px wide or less is styled');
+			});
+		});
+
 		test('a graph of thousands of frames loads, zooms and restores', async () => {
 			const folded = bigFolded(5000);
 			const big = render('big', folded);
