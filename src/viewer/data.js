@@ -117,13 +117,14 @@ function loadData() {
 	}
 	var minwidth = parseFloat(header.minwidth) || 0;
 	var factor = parseFloat(header.factor) || 1;
+	var span = parseFloat(header.total) || totalOf[0];
 	if (header.named !== undefined) {
-		nameFromFrames(nameId, parentOf, totalOf, n, factor, dataNames, nameIndex);
+		nameFromFrames(nameId, parentOf, selfOf, otherOf, totalOf, n, factor, span, dataNames, nameIndex);
 	}
 	viewData = {
 		names: dataNames, nameIndex: nameIndex, n: n, nameId: nameId, parent: parentOf,
 		self: selfOf, other: otherOf, total: totalOf,
-		span: parseFloat(header.total) || totalOf[0],
+		span: span,
 		minwidth: minwidth,
 		factor: factor,
 		otherAll: parseFloat(header.other) || 0
@@ -138,17 +139,19 @@ function loadData() {
  * is certain for frames drawn with a width (their rounded intervals are
  * disjoint) but not for those drawn 0 px wide (--minwidth below 0.1 px):
  * such a frame at the left edge of a wider cousin can be taken for the
- * cousin's child. So the unnamed children are matched, in order, to the
- * parent's children drawn with a width whose count (the title's) is
- * theirs, skipping the narrow ones the data names. */
-function nameFromFrames(nameId, parentOf, totalOf, n, factor, dataNames, nameIndex) {
+ * cousin's child. So an unnamed node takes the name of the parent's child
+ * frame drawn with a width where the writer draws the node: its x, from
+ * the counts left of it (own samples first, then the elder siblings) as
+ * the writer rounds it. Where the budget left children out ("other"),
+ * whose places are unknown, it takes the next such frame whose count (the
+ * title's) and width are its own. */
+function nameFromFrames(nameId, parentOf, selfOf, otherOf, totalOf, n, factor, span, dataNames, nameIndex) {
+	var pxPerCount = span > 0 ? fullWidth / span : 0;
 	var kids = new Array(n);
 	var q;
 	for (q = 1; q < n; q++) {
-		if (nameId[q] < 0) {
-			var p = parentOf[q];
-			(kids[p] || (kids[p] = [])).push(q);
-		}
+		var p = parentOf[q];
+		(kids[p] || (kids[p] = [])).push(q);
 	}
 	function idOf(s) {
 		var id = nameIndex.get(s);
@@ -159,23 +162,56 @@ function nameFromFrames(nameId, parentOf, totalOf, n, factor, dataNames, nameInd
 		}
 		return id;
 	}
-	var stack = root >= 0 ? [0, root] : [];
+	/* llrint(x * 10) / 10: to even at a tie */
+	function tenths(x) {
+		var t = x * 10;
+		var r = Math.round(t);
+		return (r - t === 0.5 && r % 2 !== 0 ? r - 1 : r) / 10;
+	}
+	/* per entry: node, its frame, its start in counts (NaN: unknown) */
+	var stack = root >= 0 ? [0, root, 0] : [];
 	while (stack.length) {
+		var start = stack.pop();
 		var f = stack.pop();
 		var node = stack.pop();
 		var dk = kids[node] || [];
 		var fk = childrenOf(f);
-		var at = 0;
+		var exact = otherOf[node] === 0 && !isNaN(start);
+		var at = start + selfOf[node];
+		var next = 0;
 		for (q = 0; q < dk.length; q++) {
-			/* (the title's count: the total times --factor, rounded) */
-			var want = totalOf[dk[q]] * factor;
-			while (at < fk.length && !(w0[fk[at]] > 0 && Math.abs(count[fk[at]] - want) <= 0.5 + 1e-9 * want)) {
-				at++;
+			var c = dk[q];
+			var kidStart = at;
+			at += totalOf[c];
+			if (nameId[c] >= 0) {
+				continue;
 			}
-			var g = at < fk.length ? fk[at++] : -1;
-			nameId[dk[q]] = idOf(g >= 0 ? names[g] : '?');
+			var g = -1;
+			var k;
+			if (exact) {
+				/* (frames drawn with a width start at distinct x) */
+				var x = tenths(xpad + kidStart * pxPerCount);
+				while (next < fk.length && x0[fk[next]] < x - 0.001) {
+					next++;
+				}
+				for (k = next; k < fk.length && x0[fk[k]] < x + 0.001 && g < 0; k++) {
+					g = w0[fk[k]] > 0 ? fk[k] : -1;
+				}
+			} else {
+				/* (the title's count: the total times --factor, rounded;
+				 * the width: the difference of two edges rounded) */
+				var want = totalOf[c] * factor;
+				var wide = totalOf[c] * pxPerCount;
+				for (; next < fk.length && g < 0; next++) {
+					k = fk[next];
+					if (w0[k] > 0 && Math.abs(count[k] - want) <= 0.5 + 1e-9 * want && Math.abs(w0[k] - wide) <= 0.1 + 1e-6) {
+						g = k;
+					}
+				}
+			}
+			nameId[c] = idOf(g >= 0 ? names[g] : '?');
 			if (g >= 0) {
-				stack.push(dk[q], g);
+				stack.push(c, g, exact ? kidStart : NaN);
 			}
 		}
 	}

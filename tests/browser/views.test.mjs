@@ -201,6 +201,23 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('--minwidth 0 --factor 0.001: a frame named from the drawing is the one drawn where it lies, not a narrower one with the same count', async () => {
+			// tiny's children are 0.06 px (a_n1, named in the data) and
+			// 0.12 px (b_u, named from its frame) wide, both drawn 0.1 px
+			// wide, both titled 0 (0.06 and 0.12 ms).
+			const folded = ['main;tiny;a_n1 60', 'main;tiny;b_u 120', 'main;big 1179820'].join('\n') + '\n';
+			const svg2 = render('factor-narrow', folded, { extra: ['--minwidth', '0', '--factor', '0.001'] });
+			await withPage(`${svg2.url}?fn=tiny`, async (page) => {
+				const frames = await readView(page);
+				const tiny = frames.filter((f) => f.name === 'tiny').sort((a, b) => a.y - b.y)[0];
+				const callees = frames.filter((f) => f.y === tiny.y - FH).map((f) => [f.name, f.width]).sort();
+				assert.equal(callees.length, 2, 'two callees');
+				assert.deepEqual(callees.map((c) => c[0]), ['a_n1', 'b_u']);
+				assert.ok(Math.abs(callees[0][1] - FULL * 60 / 180) < 0.2, `a_n1 is 60 of 180 wide (${callees[0][1]})`);
+				assert.ok(Math.abs(callees[1][1] - FULL * 120 / 180) < 0.2, `b_u is 120 of 180 wide (${callees[1][1]})`);
+			});
+		});
+
 		test('the table follows the search and the hide toggle', async () => {
 			await withPage(`${svg.url}?table=1&s=^(parse|lex)$&hide=^run$`, async (page) => {
 				const rows = await page.evaluate(() => [...document.querySelectorAll('#fg-table tbody tr')]
