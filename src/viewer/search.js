@@ -41,26 +41,40 @@ function mayBacktrack(term) {
 
 /* The regular expression of a term, or its literal text when the term is
  * not a valid one or could backtrack for hours (mayBacktrack): the one
- * rule for the search and the hide term. */
+ * rule for the search and the hide term. A term too long for a regular
+ * expression (V8 refuses, at the first test, one of 32,767 characters) is
+ * matched as text by an object with the same test(). */
 function patternRegExp(term, flags) {
 	var literal = term.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
-	if (mayBacktrack(term)) {
-		return new RegExp(literal, flags);
+	var re;
+	if (!mayBacktrack(term)) {
+		/* A leading .* (or .+) changes no test's result (.+ is one '.' then),
+		 * but costs the square of a name's length: ?s=.*x took a tab 17 s on
+		 * names of 20,000 characters. The term is still what is shown. Only
+		 * where a plain item follows: '.+?' alone would become '.?', which
+		 * matches an empty name too. */
+		var body = term.replace(/^\.([*+])[?]?(?=[^*+?{])/, function (m, r) { return r === '+' ? '.' : ''; });
+		try {
+			/* (the body is valid exactly when the term is: one leading item
+			 * less) */
+			re = new RegExp(body, flags);
+			re.test('');
+			re.term = term;
+			return re;
+		} catch (e) {
+			/* taken literally */
+		}
 	}
-	/* A leading .* (or .+) changes no test's result (.+ is one '.' then),
-	 * but costs the square of a name's length: ?s=.*x took a tab 17 s on
-	 * names of 20,000 characters. The term is still what is shown. Only
-	 * where a plain item follows: '.+?' alone would become '.?', which
-	 * matches an empty name too. */
-	var body = term.replace(/^\.([*+])[?]?(?=[^*+?{])/, function (m, r) { return r === '+' ? '.' : ''; });
 	try {
-		/* (the body is valid exactly when the term is: one leading item
-		 * less) */
-		var re = new RegExp(body, flags);
-		re.term = term;
+		re = new RegExp(literal, flags);
+		re.test('');
 		return re;
 	} catch (e) {
-		return new RegExp(literal, flags);
+		var folded = flags.indexOf('i') >= 0;
+		var text = folded ? term.toLowerCase() : term;
+		return {source: literal, test: function (name) {
+			return (folded ? name.toLowerCase() : name).indexOf(text) >= 0;
+		}};
 	}
 }
 

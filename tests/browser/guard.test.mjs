@@ -66,3 +66,18 @@ test('a leading .* or .+ is dropped, with the same result on every name, and the
 	assert.equal(patternRegExp('.+x', '').source, '.x');
 	assert.equal(patternRegExp('.*', '').source, '.*', 'nothing after it: kept');
 });
+
+// V8 compiles a regular expression at its first test and refuses one of
+// 32,767 characters or more ("Regular expression too large"): a ?s= or
+// ?hide= that long threw out of the viewer's restore, leaving the rest of
+// the URL unapplied.
+test('a term too long for a regular expression is matched as text, with or without case', () => {
+	const term = 'aB'.repeat(20000);
+	for (const flags of ['', 'i']) {
+		const re = patternRegExp(term, flags);
+		assert.equal(re.test(`x${term}y`), true, `${flags}: a name holding the term`);
+		assert.equal(re.test(term.slice(1)), false, `${flags}: a name without it`);
+		assert.equal(re.test(`x${term.toLowerCase()}y`), flags === 'i', `${flags}: the term in lower case`);
+		assert.equal(shownPattern(re), term, 'shown as the literal text it is taken as');
+	}
+});

@@ -218,6 +218,14 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('a ?s= and ?hide= too long for a regular expression raise no error, and the rest of the URL applies', async () => {
+			const long = 'ab'.repeat(20000);
+			await withPage(`${svg.url}?s=${long}&hide=${long}&fn=parse`, async (page) => {
+				assert.match(await page.textContent('#matched'), /^Matched: 0\.0% /);
+				assert.match(await page.textContent('#fg-view-info'), /^Function view of parse: /);
+			});
+		});
+
 		test('the table follows the search and the hide toggle', async () => {
 			await withPage(`${svg.url}?table=1&s=^(parse|lex)$&hide=^run$`, async (page) => {
 				const rows = await page.evaluate(() => [...document.querySelectorAll('#fg-table tbody tr')]
