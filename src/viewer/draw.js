@@ -912,11 +912,19 @@ function setFocus(f, shown) {
 	if (focusShown) {
 		els[f].classList.add('focus');
 		showDetails(f);
-		try {
-			rects[f].scrollIntoView({block: 'nearest', inline: 'nearest'});
-		} catch (e) {
-			/* older browsers: no scrolling */
+		/* (behind a drawn view, the frame is moved out of the picture:
+		 * scrolling to it went to the top of the page) */
+		if (!viewShown) {
+			bringIntoSight(rects[f]);
 		}
+	}
+}
+
+function bringIntoSight(el) {
+	try {
+		el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+	} catch (e) {
+		/* older browsers: no scrolling */
 	}
 }
 

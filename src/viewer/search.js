@@ -279,6 +279,9 @@ function gotoMatch(step) {
 	setText(matchedEl, matchedText());
 	zoomTo(matches[q]);
 	setFocus(matches[q], true);
+	if (viewShown) {
+		focusViewZoom();
+	}
 }
 
 /* ---- controls created here: previous/next match and clear search ---------- */

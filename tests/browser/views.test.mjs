@@ -349,6 +349,38 @@ if (pw.skip || renderer().kind !== 'fg-render') {
 			});
 		});
 
+		test('n or Enter that zoom into a revealing view keep the zoomed frame in sight and give it the focus', async () => {
+			// A graph taller than the window (wide's chain), narrow at its
+			// foot; narrow's leaf is too narrow for the writer, so the zoom
+			// to narrow is drawn as a view.
+			const chain = Array.from({ length: 60 }, (_, k) => `c${k}`).join(';');
+			const folded = `main;wide;${chain} 200000\nmain;narrow;leaf 5\nmain;narrow 20\n`;
+			const tall = render('reveal-tall', folded, {});
+			for (const key of ['n', 'Enter']) {
+				await withPage(`${tall.url}?s=^narrow$`, async (page) => {
+					if (key === 'Enter') {
+						// the focus on narrow, unzoomed (n zooms, Esc zooms out)
+						await page.keyboard.press('n');
+						await page.keyboard.press('Escape');
+					}
+					await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+					await page.keyboard.press(key);
+					const r = await page.evaluate(() => {
+						const f = document.querySelector('#fg-view > .focus');
+						const z = [...document.querySelectorAll('#fg-view > g:not(.parent)')]
+							.find((g) => g.querySelector('title').textContent.startsWith('narrow ('));
+						const box = z ? z.querySelector('rect').getBoundingClientRect() : null;
+						return { name: f ? f.querySelector('title').textContent : null, top: box ? box.top : NaN,
+							bottom: box ? box.bottom : NaN, height: window.innerHeight, leaf: !!document.querySelector('#fg-view title') &&
+								[...document.querySelectorAll('#fg-view title')].some((t) => t.textContent.startsWith('leaf (')) };
+					});
+					assert.ok(r.leaf, `${key}: the revealing view shows leaf`);
+					assert.ok(r.top >= 0 && r.bottom <= r.height, `${key}: the zoomed narrow is in the window (${r.top}..${r.bottom} of ${r.height})`);
+					assert.match(String(r.name), /^narrow \(25 /, `${key}: it has the focus`);
+				});
+			}
+		});
+
 		test('URL state: toggles written, unknown parameters kept, all restored on reload', async () => {
 			await withPage(`${svg.url}?keep=me`, async (page, { answers }) => {
 				await page.keyboard.press('r');
