@@ -139,7 +139,8 @@ function matchedFromData() {
 function matchedText() {
 	var source = plainText(shownPattern(searchRe));
 	if (source.length > 40) {
-		source = source.slice(0, 38) + '..';
+		/* (not between the two halves of a character beyond U+FFFF) */
+		source = source.slice(0, isHighSurrogate(source, 37) ? 37 : 38) + '..';
 	}
 	var p = matchedFromData();
 	if (p === null) {

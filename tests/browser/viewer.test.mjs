@@ -627,6 +627,15 @@ if (pw.skip) {
 			});
 		});
 
+		test('a long term is shortened in #matched between characters, not inside one beyond U+FFFF', async () => {
+			const term = `a${'\u{1F600}'.repeat(25)}`;
+			await withPage(`${normal.url}?s=${encodeURIComponent(term)}`, async (page) => {
+				const text = await page.textContent('#matched');
+				assert.match(text, /^Matched: 0\.0% for \/a(\u{1F600})+\.\.\/ /u, text);
+				assert.doesNotMatch(text, /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/, 'no half character');
+			});
+		});
+
 		test('arrow keys move a visible focus, Enter zooms', async () => {
 			await withPage(normal.url, async (page) => {
 				const before = await readFrames(page);
