@@ -116,19 +116,17 @@ function loadData() {
 		totalOf[parentOf[i]] += totalOf[i];
 	}
 	var minwidth = parseFloat(header.minwidth) || 0;
-	var factor = parseFloat(header.factor) || 1;
-	var span = parseFloat(header.total) || totalOf[0];
-	if (header.named !== undefined) {
-		nameFromFrames(nameId, parentOf, selfOf, otherOf, totalOf, n, factor, span, dataNames, nameIndex);
-	}
 	viewData = {
 		names: dataNames, nameIndex: nameIndex, n: n, nameId: nameId, parent: parentOf,
 		self: selfOf, other: otherOf, total: totalOf,
-		span: span,
+		span: parseFloat(header.total) || totalOf[0],
 		minwidth: minwidth,
-		factor: factor,
+		factor: parseFloat(header.factor) || 1,
 		otherAll: parseFloat(header.other) || 0
 	};
+	if (header.named !== undefined) {
+		nameFromFrames(viewData);
+	}
 	return viewData;
 }
 
@@ -139,85 +137,55 @@ function loadData() {
  * is certain for frames drawn with a width (their rounded intervals are
  * disjoint) but not for those drawn 0 px wide (--minwidth below 0.1 px):
  * such a frame at the left edge of a wider cousin can be taken for the
- * cousin's child. So an unnamed node takes the name of the parent's child
- * frame drawn with a width where the writer draws the node: its x, from
- * the counts left of it (own samples first, then the elder siblings) as
- * the writer rounds it. Where the budget left children out ("other"),
- * whose places are unknown, it takes the next such frame whose count (the
- * title's) and width are its own. */
-function nameFromFrames(nameId, parentOf, selfOf, otherOf, totalOf, n, factor, span, dataNames, nameIndex) {
-	var pxPerCount = span > 0 ? fullWidth / span : 0;
-	var kids = new Array(n);
+ * cousin's child. So an unnamed node takes the name of the parent's next
+ * child frame drawn with a width that starts where the writer draws the
+ * node (own samples first, then the elder siblings, rounded as llrint);
+ * below a node whose children the budget left out ("other", places
+ * unknown), the next one whose count (the title's) is the node's. */
+function nameFromFrames(d) {
+	var kids = new Array(d.n);
+	var px = fullWidth / d.span;
 	var q;
-	for (q = 1; q < n; q++) {
-		var p = parentOf[q];
-		(kids[p] || (kids[p] = [])).push(q);
+	for (q = 1; q < d.n; q++) {
+		(kids[d.parent[q]] || (kids[d.parent[q]] = [])).push(q);
 	}
 	function idOf(s) {
-		var id = nameIndex.get(s);
+		var id = d.nameIndex.get(s);
 		if (id === undefined) {
-			id = dataNames.length;
-			dataNames.push(s);
-			nameIndex.set(s, id);
+			id = d.names.length;
+			d.names.push(s);
+			d.nameIndex.set(s, id);
 		}
 		return id;
 	}
-	/* llrint(x * 10) / 10: to even at a tie */
-	function tenths(x) {
-		var t = x * 10;
-		var r = Math.round(t);
-		return (r - t === 0.5 && r % 2 !== 0 ? r - 1 : r) / 10;
-	}
-	/* per entry: node, its frame, its start in counts (NaN: unknown) */
+	/* per entry: node, its frame, its start in counts (NaN: not known) */
 	var stack = root >= 0 ? [0, root, 0] : [];
 	while (stack.length) {
-		var start = stack.pop();
+		var at = stack.pop();
 		var f = stack.pop();
 		var node = stack.pop();
-		var dk = kids[node] || [];
 		var fk = childrenOf(f);
-		var exact = otherOf[node] === 0 && !isNaN(start);
-		var at = start + selfOf[node];
 		var next = 0;
-		for (q = 0; q < dk.length; q++) {
-			var c = dk[q];
-			var kidStart = at;
-			at += totalOf[c];
-			if (nameId[c] >= 0) {
-				continue;
-			}
+		at = d.other[node] ? NaN : at + d.self[node];
+		(kids[node] || []).forEach(function (c) {
+			var t = Math.round((xpad + at * px) * 10);
+			var x = (t - (xpad + at * px) * 10 === 0.5 && t % 2 ? t - 1 : t) / 10;
 			var g = -1;
-			var k;
-			if (exact) {
-				/* (frames drawn with a width start at distinct x) */
-				var x = tenths(xpad + kidStart * pxPerCount);
-				while (next < fk.length && x0[fk[next]] < x - 0.001) {
-					next++;
-				}
-				for (k = next; k < fk.length && x0[fk[k]] < x + 0.001 && g < 0; k++) {
-					g = w0[fk[k]] > 0 ? fk[k] : -1;
-				}
-			} else {
-				/* (the title's count: the total times --factor, rounded;
-				 * the width: the difference of two edges rounded) */
-				var want = totalOf[c] * factor;
-				var wide = totalOf[c] * pxPerCount;
-				for (; next < fk.length && g < 0; next++) {
-					k = fk[next];
-					if (w0[k] > 0 && Math.abs(count[k] - want) <= 0.5 + 1e-9 * want && Math.abs(w0[k] - wide) <= 0.1 + 1e-6) {
-						g = k;
-					}
-				}
+			for (; d.nameId[c] < 0 && next < fk.length && g < 0; next++) {
+				var k = fk[next];
+				g = w0[k] > 0 && (at >= 0 ? Math.abs(x0[k] - x) < 0.001 :
+					Math.abs(count[k] - d.total[c] * d.factor) <= 0.5 + 1e-9 * count[k]) ? k : -1;
 			}
-			nameId[c] = idOf(g >= 0 ? names[g] : '?');
 			if (g >= 0) {
-				stack.push(c, g, exact ? kidStart : NaN);
+				d.nameId[c] = idOf(names[g]);
+				stack.push(c, g, at);
 			}
-		}
+			at += d.total[c];
+		});
 	}
-	for (q = 1; q < n; q++) {
-		if (nameId[q] < 0) {
-			nameId[q] = idOf('?');
+	for (q = 1; q < d.n; q++) {
+		if (d.nameId[q] < 0) {
+			d.nameId[q] = idOf('?');
 		}
 	}
 }

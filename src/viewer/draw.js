@@ -912,19 +912,18 @@ function setFocus(f, shown) {
 	if (focusShown) {
 		els[f].classList.add('focus');
 		showDetails(f);
-		/* (behind a drawn view, the frame is moved out of the picture:
-		 * scrolling to it went to the top of the page) */
-		if (!viewShown) {
-			bringIntoSight(rects[f]);
+		/* (n, N or Enter zoomed into a drawn view, which hides f: its
+		 * zoomed frame takes the focus, in sight; scrolling to f, moved out
+		 * of the picture, went to the top of the page) */
+		try {
+			if (viewShown) {
+				setViewFocus(-1);
+				moveViewFocus();
+			}
+			(viewShown ? viewGroup.children[viewFocus] : rects[f]).scrollIntoView({block: 'nearest', inline: 'nearest'});
+		} catch (e) {
+			/* older browsers: no scrolling */
 		}
-	}
-}
-
-function bringIntoSight(el) {
-	try {
-		el.scrollIntoView({block: 'nearest', inline: 'nearest'});
-	} catch (e) {
-		/* older browsers: no scrolling */
 	}
 }
 

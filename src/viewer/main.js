@@ -146,9 +146,6 @@ document.addEventListener('keydown', function (e) {
 	} else if (key === 'Enter' && !viewShown && focused >= 0 && visible(focused)) {
 		zoomTo(focused);
 		setFocus(focused, true);
-		if (viewShown) {
-			focusViewZoom();
-		}
 	} else {
 		return;
 	}

@@ -58,7 +58,6 @@ function patternRegExp(term, flags) {
 			/* (the body is valid exactly when the term is: one leading item
 			 * less) */
 			re = new RegExp(body, flags);
-			re.test('');
 			re.term = term;
 			return re;
 		} catch (e) {
@@ -70,10 +69,9 @@ function patternRegExp(term, flags) {
 		re.test('');
 		return re;
 	} catch (e) {
-		var folded = flags.indexOf('i') >= 0;
-		var text = folded ? term.toLowerCase() : term;
-		return {source: literal, test: function (name) {
-			return (folded ? name.toLowerCase() : name).indexOf(text) >= 0;
+		/* (flags: '' or 'i') */
+		return {source: literal, test: function (s) {
+			return (flags ? s.toLowerCase() : s).indexOf(flags ? term.toLowerCase() : term) >= 0;
 		}};
 	}
 }
@@ -255,24 +253,15 @@ function gotoMatch(step) {
 	}
 	var from = focused >= 0 ? pre[focused] : step > 0 ? -1 : N;
 	var q = -1;
-	var first = -1;
-	var m;
-	if (step > 0) {
-		for (m = 0; m < matches.length && q < 0; m++) {
-			if (w0[matches[m]] > 0) {
-				first = first < 0 ? m : first;
-				q = pre[matches[m]] > from ? m : -1;
-			}
-		}
-	} else {
-		for (m = matches.length - 1; m >= 0 && q < 0; m--) {
-			if (w0[matches[m]] > 0) {
-				first = first < 0 ? m : first;
-				q = pre[matches[m]] < from ? m : -1;
-			}
+	var wrap = -1;
+	for (var k = 0; k < matches.length && q < 0; k++) {
+		var m = step > 0 ? k : matches.length - 1 - k;
+		if (w0[matches[m]] > 0) {
+			wrap = wrap < 0 ? m : wrap;
+			q = (pre[matches[m]] - from) * step > 0 ? m : -1;
 		}
 	}
-	q = q < 0 ? first : q;
+	q = q < 0 ? wrap : q;
 	if (q < 0) {
 		return;
 	}
@@ -280,9 +269,6 @@ function gotoMatch(step) {
 	setText(matchedEl, matchedText());
 	zoomTo(matches[q]);
 	setFocus(matches[q], true);
-	if (viewShown) {
-		focusViewZoom();
-	}
 }
 
 /* ---- controls created here: previous/next match and clear search ---------- */

@@ -548,19 +548,6 @@ function gotoViewMatch(step) {
 	setViewFocus(found[next]);
 }
 
-/* The keyboard focus to the zoomed frame of the view (after n, N or
- * Enter zoomed a writer's frame into a revealing view), in sight. */
-function focusViewZoom() {
-	var k = 0;
-	while (k < viewFrames.length && viewFrames[k][3]) {
-		k++;
-	}
-	if (k < viewFrames.length) {
-		setViewFocus(k);
-		bringIntoSight(viewGroup.children[k]);
-	}
-}
-
 /* Enter on the focused frame: zoom to it, and keep the focus on it. */
 function zoomViewFocus() {
 	if (viewFocus < 0 || viewFocus >= viewFrames.length) {
