@@ -38,20 +38,44 @@ static void shorten_into(fg_error *err, const char *full, size_t length)
 int fg_fail(fg_error *err, int code, const char *format, ...)
 {
 	if (err != NULL) {
-		char full[8192];
-		va_list args;
+		char full[8192], *text = full;
+		va_list args, again;
 		va_start(args, format);
+		va_copy(again, args);
 		int n = vsnprintf(full, sizeof(full), format, args);
 		va_end(args);
 		if (n < 0) {
 			n = 0;
 			full[0] = '\0';
 		}
-		size_t length = (size_t)n < sizeof(full) ? (size_t)n : sizeof(full) - 1;
+		size_t length = (size_t)n;
+		/* Longer than 8 KB (a path past PATH_MAX given as an argument):
+		 * formatted whole, so that its end, the reason, is kept too. */
+		if (length >= sizeof(full) && (text = malloc(length + 1)) != NULL &&
+		    vsnprintf(text, length + 1, format, again) != n) {
+			free(text);
+			text = NULL;
+		}
+		va_end(again);
+		if (text == NULL) {
+			/* (no memory: the first 8 KB, its last character whole) */
+			text = full;
+			length = sizeof(full) - 1;
+			size_t last = length;
+			while (last > length - 4 && continues(full[last - 1]))
+				last--;
+			unsigned char lead = (unsigned char)full[last - 1];
+			size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+			if (last - 1 + need > length)
+				length = last - 1;
+			full[length] = '\0';
+		}
 		if (length < sizeof(err->message))
-			memcpy(err->message, full, length + 1);
+			memcpy(err->message, text, length + 1);
 		else
-			shorten_into(err, full, length);
+			shorten_into(err, text, length);
+		if (text != full)
+			free(text);
 		err->code = code;
 	}
 	return code;

@@ -316,11 +316,11 @@ static void test_file_blocks(void)
 
 /* A message longer than fg_error holds (a path near PATH_MAX) keeps its
  * start and its end, the reason, and cuts no UTF-8 character in two. */
-static void test_long_message(void)
+static void test_long_message_of(size_t size)
 {
-	char path[4000];
+	static char path[10000];
 	size_t used = 0;
-	while (used + 2 < sizeof(path)) {
+	while (used + 2 < size) {
 		path[used++] = (char)0xc3; /* é */
 		path[used++] = (char)0xa9;
 	}
@@ -342,6 +342,14 @@ static void test_long_message(void)
 	CHECK(whole, "a long message cuts no character in two");
 	fg_fail(&err, FG_EIO, "%s", "short");
 	CHECK(strcmp(err.message, "short") == 0, "a short message is kept whole");
+}
+
+static void test_long_message(void)
+{
+	test_long_message_of(4000);
+	/* Past 8 KB (a path longer than PATH_MAX given as an argument): the
+	 * reason was cut off with the rest, and the last character in two. */
+	test_long_message_of(9000);
 }
 
 int main(void)
