@@ -61,9 +61,13 @@ void cli_start(void)
 		memset(&action, 0, sizeof(action));
 		action.sa_handler = remove_temporaries_and_die;
 		sigemptyset(&action.sa_mask);
-		/* An ignored signal (nohup, a background job) stays ignored. */
+		/* An ignored signal (nohup, a background job) stays ignored,
+		 * and one already handled keeps its handler: a profiler loaded
+		 * before main (gperftools' CPUPROFILE, gprof) ticks on SIGPROF,
+		 * which would otherwise end the program at its first tick. */
 		struct sigaction old;
-		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		if (sigaction(fatal[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+		    old.sa_handler == SIG_DFL)
 			sigaction(fatal[i], &action, NULL);
 	}
 }

@@ -113,6 +113,27 @@ static void private_until_commit(void)
 	rmdir(dir);
 }
 
+static volatile sig_atomic_t ticks;
+static void tick(int sig) { (void)sig; ticks++; }
+
+/* A handler installed before main (a profiler's SIGPROF: gperftools'
+ * CPUPROFILE, gprof) is kept: it was replaced, and the program died of the
+ * profiler's first tick (status 155). */
+static void handler_kept(int sig, const char *name)
+{
+	pid_t child = fork();
+	if (child == 0) {
+		signal(sig, tick);
+		cli_start();
+		raise(sig);
+		_exit(ticks == 1 ? 0 : 5);
+	}
+	int status = 0;
+	waitpid(child, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "%s: a handler installed before cli_start is kept (status %d)", name, status);
+}
+
 int main(void)
 {
 	private_until_commit();
@@ -128,6 +149,8 @@ int main(void)
 	interrupted(SIGQUIT, "SIGQUIT");
 	interrupted(SIGALRM, "SIGALRM");
 	interrupted(SIGUSR1, "SIGUSR1");
+	handler_kept(SIGPROF, "SIGPROF");
+	handler_kept(SIGALRM, "SIGALRM");
 	/* Committed and aborted outputs are forgotten: nothing to remove. */
 	char dir[] = "/tmp/fg-output-test.XXXXXX", path[64];
 	if (scratch(dir, path, sizeof(path), "kept")) {
