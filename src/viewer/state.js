@@ -43,9 +43,10 @@
  *   inverted), the first child (Up; Down when inverted) and the previous or
  *   next frame of the same row (Left/Right: the siblings, then the cousins);
  *   Enter zooms the focused frame. The focus is outlined (class "focus").
- * - URL: query parameters x and y (the zoomed frame's original rect x and y)
- *   and s (the search term) are kept up to date with history.replaceState
- *   and applied at load; other parameters are kept. When the browser
+ * - URL: query parameters x and y (the zoomed frame's original rect x and y),
+ *   s (the search term), ic=1 and the views' fn, hide, rec=1, order=weight
+ *   and table=1 (docs/svg-contract.md) are kept up to date with
+ *   history.replaceState and applied at load; other parameters are kept. When the browser
  *   refuses replaceState (some file:// setups), the view still works.
  */
 (function () {
