@@ -21,10 +21,11 @@
  * other, one cache miss after another, down the stack. A probe still
  * compares (parent, name id), so lookups are exact whatever the hashes.
  *
- * Memory grows with unique frames only: about 38 bytes each where every
- * frame has a name of its own (an 8-byte node, a 2-byte count while every
- * own count fits 16 bits, a 4-byte name entry, the name's bytes, a 4-byte
- * slot in each of two hash tables at most 3/4 full). fg_tree_finish frees
+ * Memory grows with unique frames only: about 37 bytes each where every
+ * frame has a name of its own (an 8-byte node, a 1-byte count while every
+ * own count fits 8 bits, then 2 bytes while they fit 16, a 4-byte name
+ * entry, the name's bytes, a 4-byte slot in each of two hash tables at
+ * most 3/4 full). fg_tree_finish frees
  * the tables, then widens counts to 4 bytes in place and adds 8 bytes a
  * node for the lists (and 4 more for 64-bit counts if the grand total
  * needs them).
