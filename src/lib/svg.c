@@ -12,9 +12,10 @@
  * (entities.c), the totals and differential changes (finish.c), and which
  * files are read or written (render.c); it writes only to its output.
  *
- * Two passes over the tree, both iterative: the first finds the deepest
- * frame wide enough to draw (the image height depends on it), the second
- * lays out and collects the frames; they are then written grouped by colour.
+ * One pass over the tree, iterative: the frames wide enough to draw are
+ * found breadth first with their depths (the deepest sets the image
+ * height), then put in the order of a walk with a stack, in place
+ * (layout); they are then written grouped by colour.
  */
 #include <ctype.h>
 #include <pthread.h>
