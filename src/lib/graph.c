@@ -3,7 +3,9 @@
  *
  * Parsing is folded.c's, merging tree.c's; this file holds what sits
  * between them: skipping and reporting invalid lines, --reverse, the
- * palette's stack (color.c), and the defaults of every option.
+ * palette's stack (color.c), and the defaults of every option; and, for
+ * -j, how many threads, and their trees finished each on its own thread
+ * and merged (fg_graph_collect; the reading is graph_read.c's).
  */
 #include <pthread.h>
 #include <stdatomic.h>
