@@ -1,5 +1,7 @@
 /*
- * util.c - small shared helpers: errors, growing arrays, hashing, arenas.
+ * util.c - small shared helpers: errors and warnings, growing arrays,
+ * hash tables' memory (huge pages, given back), hashing with a seed drawn
+ * per process, arenas, and the number of CPUs the process may use.
  */
 #include <pthread.h>
 #include <sched.h>
