@@ -137,6 +137,19 @@ printf 'prog 123 [000] 1.000: PERF_RECORD_COMM: prog:123/123\nprog 123 [000] 1.0
 "$PERF" "$TMP/comm.perf" >"$TMP/out" 2>"$TMP/err"
 check_eq "PERF_RECORD_COMM lines are no event" "prog;a 1|prog;b 1|" "$(tr '\n' '|' <"$TMP/out")$(cat "$TMP/err")"
 
+# Nor are they samples: the process exits last ("PERF_RECORD_EXIT" ends the
+# input, no blank line after it), and between samples printed one to a line
+# (no call chains; the comm padded, as on their headers) a record must not
+# count as a stack of the process name alone, nor, first, hide that mode.
+printf 'prog 123 [000] 1.002: 1 cycles:\n\t1 a (/x)\n\nprog 123 [000] 1.009: PERF_RECORD_EXIT(123:123):(1:1)\n' >"$TMP/exit.perf"
+"$PERF" "$TMP/exit.perf" >"$TMP/out" 2>"$TMP/err"
+check_eq "PERF_RECORD_EXIT last is no sample" "prog;a 1|" "$(tr '\n' '|' <"$TMP/out")$(cat "$TMP/err")"
+printf '%16s 123 [000] 1.000: PERF_RECORD_COMM exec: prog:123/123\n%16s 123 [000] 1.001: 1 cycles:  1 a (/x)\n%16s 123 [000] 1.002: PERF_RECORD_MMAP2 123/123: [0x7f00(0x1000) @ 0 08:01 9 0]: r-xp /x\n%16s 123 [000] 1.003: 1 cycles:  2 b (/x)\n%16s 123 [000] 1.004: PERF_RECORD_EXIT(123:123):(1:1)\n' prog prog prog prog prog >"$TMP/side.perf"
+"$PERF" "$TMP/side.perf" >"$TMP/out" 2>"$TMP/err"
+check_eq "side-band records between one-line samples" "prog;a 1|prog;b 1|" "$(tr '\n' '|' <"$TMP/out")$(cat "$TMP/err")"
+"$BIN/fg-collapse" "$TMP/side.perf" >"$TMP/out" 2>"$TMP/err"
+check_eq "side-band records between one-line samples, fg-collapse" "prog;a 1|prog;b 1|" "$(tr '\n' '|' <"$TMP/out")$(cat "$TMP/err")"
+
 # A module replaced after it was loaded: "(/usr/lib/libx.so.1 (deleted))"
 # is that module (the original keeps "foo+0x1 " and loses the module).
 printf 'p 5 1.0: 1 cycles:\n\t7f01 foo+0x1 (/usr/lib/libx.so.1 (deleted))\n\t7f02 [unknown] (/usr/lib/liby.so (deleted))\n\t7f03 bar (deleted))\n\n' >"$TMP/deleted.perf"

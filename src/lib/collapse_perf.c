@@ -509,6 +509,7 @@ static int parse_line(perf_state *s, const char *line, size_t n)
 	fg_perf_header h;
 	switch (fg_perf_classify(c->one_line, line, n, &indent, &h)) {
 	case FG_PERF_LINE_COMMENT:
+	case FG_PERF_LINE_SIDE_BAND:
 		return 0;
 	case FG_PERF_LINE_BLANK:
 		return end_sample(s);
@@ -666,8 +667,10 @@ static bool perf_prepare(void *config, const char *block, size_t length)
 		size_t indent;
 		fg_perf_header h;
 		if (!c->mode_known) {
+			/* (a side-band record, padded or not, tells nothing) */
 			if (fg_perf_classify(c->one_line, p, n, &indent, &h) != FG_PERF_LINE_BLANK &&
-			    (n == 0 || p[0] != '#')) {
+			    (n == 0 || p[0] != '#') &&
+			    !(fg_perf_match_header(p, n, true, &h) && h.side_band)) {
 				/* The first sample line: is it a whole sample? */
 				c->one_line = fg_perf_match_header(p, n, true, &h) && h.has_frame;
 				c->mode_known = true;

@@ -42,10 +42,12 @@ typedef struct fg_perf_header {
 	size_t comm_length, pid_length, tid_length, event_length, period_length;
 	fg_perf_frame frame;     /* a one-line sample's frame */
 	bool has_frame;
+	bool side_band;          /* perf's "PERF_RECORD_..." record, no sample */
 } fg_perf_header;
 
 enum fg_perf_line_kind {
-	FG_PERF_LINE_COMMENT, FG_PERF_LINE_BLANK, FG_PERF_LINE_HEADER, FG_PERF_LINE_OTHER
+	FG_PERF_LINE_COMMENT, FG_PERF_LINE_BLANK, FG_PERF_LINE_HEADER, FG_PERF_LINE_SIDE_BAND,
+	FG_PERF_LINE_OTHER
 };
 
 /*

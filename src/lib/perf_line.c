@@ -149,7 +149,8 @@ static bool match_event(const char *line, size_t n, fg_perf_header *h)
  * when match_event failed, so nothing the script reads changes; and never
  * on perf's side-band records, which the script ignores.
  */
-static bool match_event_fields(const char *line, size_t n, size_t at, fg_perf_header *h)
+/* Past the optional "[CPU]" and "TIME:" fields after PID[/TID]. */
+static size_t skip_cpu_time(const char *line, size_t n, size_t at)
 {
 	at = fg_skip_space(line, at, n);
 	if (at < n && line[at] == '[') {
@@ -164,9 +165,31 @@ static bool match_event_fields(const char *line, size_t n, size_t at, fg_perf_he
 		    (fraction + 1 == n || fg_is_space((unsigned char)line[fraction + 1])))
 			at = fg_skip_space(line, fraction + 1, n);
 	}
+	return at;
+}
+
+static const char side_band_record[] = "PERF_RECORD_";
+
+/*
+ * perf's side-band records, printed by 'perf script --show-task-events'
+ * or --show-mmap-events with a sample's header fields ("prog 123 [000]
+ * 1.000: PERF_RECORD_EXIT(123:123):(1:1)"): no sample. Read as one, each
+ * would count as a stack of the process name alone, between one-line
+ * samples or as an input's last line.
+ */
+static bool is_side_band(const char *line, size_t n, size_t at)
+{
+	at = skip_cpu_time(line, n, at);
+	return n - at >= sizeof(side_band_record) - 1 &&
+	       memcmp(line + at, side_band_record, sizeof(side_band_record) - 1) == 0;
+}
+
+static bool match_event_fields(const char *line, size_t n, size_t at, fg_perf_header *h)
+{
+	at = skip_cpu_time(line, n, at);
 	h->period = NULL;
 	h->period_length = 0;
-	digits = fg_skip_digits(line, at, n);
+	size_t digits = fg_skip_digits(line, at, n);
 	if (digits > at && digits < n && fg_is_space((unsigned char)line[digits])) {
 		h->period = line + at;
 		h->period_length = digits - at;
@@ -180,8 +203,8 @@ static bool match_event_fields(const char *line, size_t n, size_t at, fg_perf_he
 	/* perf's side-band records (--show-task-events: "PERF_RECORD_COMM:
 	 * comm:pid/tid") are no event: taken as one, the first would become the
 	 * event filter and every sample after it be skipped. */
-	static const char record[] = "PERF_RECORD_";
-	if (token_end - at >= sizeof(record) - 1 && memcmp(line + at, record, sizeof(record) - 1) == 0)
+	if (token_end - at >= sizeof(side_band_record) - 1 &&
+	    memcmp(line + at, side_band_record, sizeof(side_band_record) - 1) == 0)
 		return false;
 	h->event = line + at;
 	h->event_length = token_end - 1 - at;
@@ -236,6 +259,7 @@ bool fg_perf_match_header(const char *line, size_t n, bool indented, fg_perf_hea
 		h->tid = second_end > second ? line + second : NULL;
 		h->tid_length = second_end - second;
 		h->has_frame = false;
+		h->side_band = is_side_band(line, n, second_end);
 		if (!match_event(line, n, h) && !match_event_fields(line, n, second_end, h)) {
 			h->event = NULL;
 			h->event_length = 0;
@@ -257,7 +281,7 @@ enum fg_perf_line_kind fg_perf_classify(bool one_line, const char *line, size_t 
 	if (i == n)
 		return FG_PERF_LINE_BLANK;
 	if ((i == 0 || one_line) && fg_perf_match_header(line, n, one_line, h))
-		return FG_PERF_LINE_HEADER;
+		return h->side_band ? FG_PERF_LINE_SIDE_BAND : FG_PERF_LINE_HEADER;
 	return FG_PERF_LINE_OTHER;
 }
 
