@@ -60,6 +60,10 @@ for f in "$FIXTURES"/bpftrace/rules.txt "$FIXTURES"/bpftrace/malformed.txt "$D"/
 done
 same_as "fixture detect/perf-oneline.txt (right-aligned comm, one-line stacks)" perf \
 	fg-collapse-perf "$D/perf-oneline.txt"
+# perf record without -g, perf script -F comm,tid,period,event,ip,sym,dso:
+# one-line samples without a time field.
+same_as "fixture detect/perf-oneline-notime.txt (one-line stacks, no time)" perf \
+	fg-collapse-perf "$D/perf-oneline-notime.txt"
 same_as "fixture detect/perf-old.txt (no time, unindented frames)" perf fg-collapse-perf "$D/perf-old.txt"
 # perf script -F comm,tid,ip,sym,dso: "prog 123 " is a folded line too, but
 # an indented perf frame follows it.

@@ -134,7 +134,8 @@ static bool is_perf_comment(const char *p, const char *end)
 
 /*
  * perf script: a sample header, "comm PID[/TID] [CPU] SECS.USECS: ..." or,
- * without times, "comm PID EVENT:" (the comm may be right-aligned).
+ * without times, "comm PID [PERIOD] EVENT:" ending the line or followed by
+ * the frame of a one-line sample (the comm may be right-aligned).
  */
 static bool is_perf_header(const char *line, const char *end)
 {
@@ -155,9 +156,17 @@ static bool is_perf_header(const char *line, const char *end)
 			if (fraction > digits + 1 && fraction + 1 == p && *fraction == ':')
 				return true;  /* "1360.665435:" */
 			pid = false;
-		} else if (pid && p == end && p - token > 1 && p[-1] == ':' &&
+		} else if (pid && p - token > 1 && p[-1] == ':' &&
 			   (*token | 0x20) >= 'a' && (*token | 0x20) <= 'z') {
-			return true;  /* "cycles:" ending the line, right after the pid */
+			/* "cycles:" right after the pid (or a period), ending the
+			 * line or followed by the frame of a one-line sample
+			 * (perf script -F comm,tid,event,ip,sym,dso without -g). */
+			const char *frame = p;
+			while (frame < end && *frame == ' ')
+				frame++;
+			if (p == end || (frame > p && is_perf_frame(p, frame, end)))
+				return true;
+			pid = false;
 		} else {
 			pid = false;
 		}
