@@ -147,9 +147,7 @@ static bool is_probe_line(const char *line, const char *end, bool after_banner)
 	}
 	if (after_banner)
 		return memchr(line + at, ':', n - at) != NULL;
-	size_t word = fg_skip_space(line, at, n), word_end = word;
-	while (word_end < n && !fg_is_space((unsigned char)line[word_end]))
-		word_end++;
+	size_t word = fg_skip_space(line, at, n), word_end = fg_skip_word(line, word, n);
 	return fg_skip_space(line, word_end, n) == n && memchr(line + word, ':', word_end - word) != NULL;
 }
 

@@ -666,13 +666,13 @@ static bool perf_prepare(void *config, const char *block, size_t length)
 		size_t n = (size_t)((newline ? newline : end) - p);
 		size_t indent;
 		fg_perf_header h;
-		if (!c->mode_known) {
-			/* (a side-band record, padded or not, tells nothing) */
-			if (fg_perf_classify(c->one_line, p, n, &indent, &h) != FG_PERF_LINE_BLANK &&
-			    (n == 0 || p[0] != '#') &&
-			    !(fg_perf_match_header(p, n, true, &h) && h.side_band)) {
-				/* The first sample line: is it a whole sample? */
-				c->one_line = fg_perf_match_header(p, n, true, &h) && h.has_frame;
+		if (!c->mode_known && fg_perf_classify(c->one_line, p, n, &indent, &h) != FG_PERF_LINE_BLANK &&
+		    (n == 0 || p[0] != '#')) {
+			/* The first sample line: is it a whole sample? (A side-band
+			 * record, padded or not, tells nothing.) */
+			bool header = fg_perf_match_header(p, n, true, &h);
+			if (!(header && h.side_band)) {
+				c->one_line = header && h.has_frame;
 				c->mode_known = true;
 			}
 		}

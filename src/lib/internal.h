@@ -96,8 +96,9 @@ static inline bool fg_is_hex(unsigned char c)
 }
 
 /* Byte-string tests on (pointer, length) text, which need not end in NUL:
- * where the spaces / digits from `at` end; equality; prefix, suffix and
- * substring tests against a NUL-terminated word. */
+ * where the spaces / digits / the word (up to white space) from `at` end;
+ * equality; prefix, suffix and substring tests against a NUL-terminated
+ * word. */
 static inline size_t fg_skip_space(const char *s, size_t at, size_t n)
 {
 	while (at < n && fg_is_space((unsigned char)s[at]))
@@ -108,6 +109,13 @@ static inline size_t fg_skip_space(const char *s, size_t at, size_t n)
 static inline size_t fg_skip_digits(const char *s, size_t at, size_t n)
 {
 	while (at < n && fg_is_digit((unsigned char)s[at]))
+		at++;
+	return at;
+}
+
+static inline size_t fg_skip_word(const char *s, size_t at, size_t n)
+{
+	while (at < n && !fg_is_space((unsigned char)s[at]))
 		at++;
 	return at;
 }

@@ -141,14 +141,6 @@ static bool match_event(const char *line, size_t n, fg_perf_header *h)
 	return true;
 }
 
-/*
- * What the script cannot read (fg reads more): the fields after PID[/TID]
- * are walked as perf prints them, "[CPU]", "TIME:", "PERIOD", "EVENT:",
- * and whatever follows the event is either a tracepoint's payload (ignored)
- * or, on samples without a call chain, the sample's one frame. Only tried
- * when match_event failed, so nothing the script reads changes; and never
- * on perf's side-band records, which the script ignores.
- */
 /* Past the optional "[CPU]" and "TIME:" fields after PID[/TID]. */
 static size_t skip_cpu_time(const char *line, size_t n, size_t at)
 {
@@ -171,22 +163,32 @@ static size_t skip_cpu_time(const char *line, size_t n, size_t at)
 static const char side_band_record[] = "PERF_RECORD_";
 
 /*
- * perf's side-band records, printed by 'perf script --show-task-events'
- * or --show-mmap-events with a sample's header fields ("prog 123 [000]
- * 1.000: PERF_RECORD_EXIT(123:123):(1:1)"): no sample. Read as one, each
- * would count as a stack of the process name alone, between one-line
- * samples or as an input's last line.
+ * Whether a perf side-band record starts at `at`, where a sample's event
+ * would be: 'perf script --show-task-events' or --show-mmap-events prints
+ * them with a sample's header fields ("prog 123 [000] 1.000:
+ * PERF_RECORD_EXIT(123:123):(1:1)"), but they are no sample. Read as one,
+ * each would count as a stack of the process name alone, between one-line
+ * samples or as an input's last line; its "PERF_RECORD_COMM:" taken for an
+ * event would become the event filter, and every sample after it be
+ * skipped.
  */
 static bool is_side_band(const char *line, size_t n, size_t at)
 {
-	at = skip_cpu_time(line, n, at);
 	return n - at >= sizeof(side_band_record) - 1 &&
 	       memcmp(line + at, side_band_record, sizeof(side_band_record) - 1) == 0;
 }
 
+/*
+ * What the script cannot read (fg reads more): the fields after PID[/TID],
+ * "[CPU]" and "TIME:" (skipped by the caller: `at` is past them), then
+ * "PERIOD", "EVENT:", are walked as perf prints them, and whatever follows
+ * the event is either a tracepoint's payload (ignored) or, on samples
+ * without a call chain, the sample's one frame. Only tried when
+ * match_event failed, so nothing the script reads changes; and never on
+ * perf's side-band records, which the script ignores.
+ */
 static bool match_event_fields(const char *line, size_t n, size_t at, fg_perf_header *h)
 {
-	at = skip_cpu_time(line, n, at);
 	h->period = NULL;
 	h->period_length = 0;
 	size_t digits = fg_skip_digits(line, at, n);
@@ -195,16 +197,8 @@ static bool match_event_fields(const char *line, size_t n, size_t at, fg_perf_he
 		h->period_length = digits - at;
 		at = fg_skip_space(line, digits, n);
 	}
-	size_t token_end = at;
-	while (token_end < n && !fg_is_space((unsigned char)line[token_end]))
-		token_end++;
-	if (token_end - at < 2 || line[token_end - 1] != ':')
-		return false;
-	/* perf's side-band records (--show-task-events: "PERF_RECORD_COMM:
-	 * comm:pid/tid") are no event: taken as one, the first would become the
-	 * event filter and every sample after it be skipped. */
-	if (token_end - at >= sizeof(side_band_record) - 1 &&
-	    memcmp(line + at, side_band_record, sizeof(side_band_record) - 1) == 0)
+	size_t token_end = fg_skip_word(line, at, n);
+	if (token_end - at < 2 || line[token_end - 1] != ':' || is_side_band(line, n, at))
 		return false;
 	h->event = line + at;
 	h->event_length = token_end - 1 - at;
@@ -259,8 +253,9 @@ bool fg_perf_match_header(const char *line, size_t n, bool indented, fg_perf_hea
 		h->tid = second_end > second ? line + second : NULL;
 		h->tid_length = second_end - second;
 		h->has_frame = false;
-		h->side_band = is_side_band(line, n, second_end);
-		if (!match_event(line, n, h) && !match_event_fields(line, n, second_end, h)) {
+		size_t fields = skip_cpu_time(line, n, second_end);
+		h->side_band = is_side_band(line, n, fields);
+		if (!match_event(line, n, h) && !match_event_fields(line, n, fields, h)) {
 			h->event = NULL;
 			h->event_length = 0;
 			h->period = NULL;
