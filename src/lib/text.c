@@ -52,21 +52,35 @@ static size_t valid_sequence(const unsigned char *p, size_t left)
 }
 
 /*
+ * Length of the sequence at p shaped as UTF-8, a lead byte 0xc2-0xf4 and
+ * as many continuation bytes as it announces, whether or not it holds a
+ * character XML allows (valid_sequence decides that); 0 if none.
+ */
+static size_t shaped_sequence(const unsigned char *p, size_t left)
+{
+	unsigned char c = p[0];
+	size_t n = c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+	if (n > left)
+		return 0;
+	for (size_t k = 1; k < n; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/*
  * The bytes one U+FFFD replaces at p, where valid_sequence refused it: a
  * whole sequence that is well-formed but not allowed (a surrogate, U+FFFE,
  * U+FFFF, a bidi control, a code point past U+10FFFF), which flamegraph.pl
  * decodes as one character, so that labels are cut after as many
- * characters as there; else the one byte (invalid UTF-8, a control).
+ * characters as there; else the one byte (invalid UTF-8, a control, an
+ * overlong form, which perl refuses).
  */
 static size_t replaced_bytes(const unsigned char *p, size_t left)
 {
-	unsigned char c = p[0];
-	size_t n = c >= 0xe0 && c < 0xf0 ? 3 : c == 0xf4 ? 4 : 1;
-	if (n > left || (c == 0xe0 && p[1] < 0xa0))
-		return 1; /* cut short, or overlong (perl refuses those) */
-	for (size_t k = 1; k < n; k++)
-		if ((p[k] & 0xc0) != 0x80)
-			return 1;
+	size_t n = shaped_sequence(p, left);
+	if (n == 0 || (p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xf0 && p[1] < 0x90))
+		return 1;
 	return n;
 }
 
@@ -175,15 +189,8 @@ uint32_t fg_text_next_code_point(const char *bytes, size_t length, size_t *at)
 	size_t left = length - *at;
 	unsigned char c = p[0];
 	size_t n = c < 0x80 ? 1 : valid_sequence(p, left);
-	if (n == 0 && c >= 0xc2 && c < 0xf5) {
-		/* Well-formed but not allowed in XML (e.g. U+FFFE): still decode. */
-		n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-		if (n > left)
-			n = 0;
-		for (size_t k = 1; k < n; k++)
-			if ((p[k] & 0xc0) != 0x80)
-				n = 0;
-	}
+	if (n == 0) /* well-formed but not allowed in XML (e.g. U+FFFE): still decoded */
+		n = shaped_sequence(p, left);
 	if (n <= 1) {
 		*at += 1;
 		return c;
