@@ -26,6 +26,16 @@ static void remove_temporaries_and_die(int sig)
 	raise(sig);
 }
 
+/* sig, from now on, removes the temporary files before it ends the process. */
+static void clean_up_on(int sig)
+{
+	struct sigaction action;
+	memset(&action, 0, sizeof(action));
+	action.sa_handler = remove_temporaries_and_die;
+	sigemptyset(&action.sa_mask);
+	sigaction(sig, &action, NULL);
+}
+
 void cli_start(void)
 {
 	/* A standard descriptor closed by the caller ("<&-") would be the
@@ -43,11 +53,7 @@ void cli_start(void)
 	/* SIGPIPE ends the process even where the caller ignored it; a
 	 * warning to a stderr pipe closed early ("2>&1 | head") raises it
 	 * too, while an -o temporary file may exist. */
-	struct sigaction pipe_action;
-	memset(&pipe_action, 0, sizeof(pipe_action));
-	pipe_action.sa_handler = remove_temporaries_and_die;
-	sigemptyset(&pipe_action.sa_mask);
-	sigaction(SIGPIPE, &pipe_action, NULL);
+	clean_up_on(SIGPIPE);
 	/* Past the file size limit (ulimit -f), a write fails (EFBIG) and is
 	 * reported like any other, the temporary file removed, instead of the
 	 * signal killing the program and leaving it behind. */
@@ -57,10 +63,6 @@ void cli_start(void)
 	static const int fatal[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGALRM,
 				    SIGXCPU, SIGVTALRM, SIGPROF, SIGUSR1, SIGUSR2};
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
-		struct sigaction action;
-		memset(&action, 0, sizeof(action));
-		action.sa_handler = remove_temporaries_and_die;
-		sigemptyset(&action.sa_mask);
 		/* An ignored signal (nohup, a background job) stays ignored,
 		 * and one already handled keeps its handler: a profiler loaded
 		 * before main (gperftools' CPUPROFILE, gprof) ticks on SIGPROF,
@@ -68,7 +70,7 @@ void cli_start(void)
 		struct sigaction old;
 		if (sigaction(fatal[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
 		    old.sa_handler == SIG_DFL)
-			sigaction(fatal[i], &action, NULL);
+			clean_up_on(fatal[i]);
 	}
 }
 
