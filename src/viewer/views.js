@@ -110,8 +110,6 @@ function fillOf(name) {
 	return c;
 }
 
-/* Text for markup parsed as XML (innerHTML in an SVG document): characters
- * XML forbids (from a link's ?s= or ?hide=) become U+FFFD. */
 /* Text from the URL (a function, a hide term) to show: characters XML
  * does not allow, lone surrogates and the bidi controls (which would
  * reorder the rest of the line, as the writer replaces them in names)
@@ -121,6 +119,8 @@ function plainText(s) {
 		function (m, before) { return (before || '') + '\ufffd'; });
 }
 
+/* Text for markup parsed as XML (innerHTML in an SVG document): characters
+ * XML forbids (from a link's ?s= or ?hide=) become U+FFFD (plainText). */
 function escapeXml(s) {
 	return plainText(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
